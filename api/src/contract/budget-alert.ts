@@ -1,0 +1,76 @@
+import { Currency, Email, Money, ResourceId, Timestamp, page } from "./common";
+import { GroupId } from "./cloud-group";
+import { z } from "./zod";
+
+export const AlertId = ResourceId("alr").openapi("AlertId", { example: "alr_01j9z6w3k2m4n5p6q7r8" });
+export const BudgetPeriod = z.enum(["monthly", "quarterly", "annual"]).openapi("BudgetPeriod");
+export type BudgetPeriod = z.infer<typeof BudgetPeriod>;
+export const ThresholdBasis = z.enum(["actual", "forecast"]).openapi("ThresholdBasis");
+
+export const Threshold = z
+  .object({
+    percent: z.number().gt(0).max(1000).openapi({ description: "percent of the budget amount, > 0 and ≤ 1000" }),
+    basis: ThresholdBasis.openapi({ description: "`actual`: spend so far reaches it; `forecast`: the period's forecast reaches it" }),
+  })
+  .strict()
+  .openapi("Threshold");
+export type Threshold = z.infer<typeof Threshold>;
+
+export const MAX_THRESHOLDS = 10;
+export const MAX_RECIPIENTS = 50;
+
+export const WebhookUrl = z
+  .string()
+  .url("must be an absolute URL")
+  .max(2048)
+  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)");
+
+function uniqueBy<T>(key: (t: T) => string): (list: readonly T[]) => boolean {
+  return (list) => new Set(list.map(key)).size === list.length;
+}
+
+/** What a client sends to create (POST) or replace (PUT) an alert. */
+export const AlertInput = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    amount: Money.gt(0).max(1e12).refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "must have at most two decimal places"),
+    currency: Currency,
+    period: BudgetPeriod,
+    groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the budget covers; null for the whole organization" }),
+    thresholds: z
+      .array(Threshold)
+      .min(1)
+      .max(MAX_THRESHOLDS)
+      .refine(uniqueBy((t: Threshold) => `${t.basis}:${t.percent}`), "must not contain the same percent and basis twice"),
+    recipients: z.array(Email).max(MAX_RECIPIENTS).default([]).refine(uniqueBy((e: string) => e), "must not contain the same address twice"),
+    webhookUrl: WebhookUrl.nullable().default(null).openapi({ description: "called when a threshold is crossed; treat as a secret" }),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+  .openapi("AlertInput");
+export type AlertInput = z.input<typeof AlertInput>;
+export type AlertFields = z.output<typeof AlertInput>;
+
+export const BudgetAlert = z
+  .object({
+    id: AlertId,
+    name: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    period: BudgetPeriod,
+    groupId: z.string().nullable(),
+    thresholds: z.array(Threshold),
+    recipients: z.array(z.string()),
+    webhookUrl: z.string().nullable(),
+    enabled: z.boolean(),
+    currentSpend: Money.openapi({ description: "spend of the alert's scope in the current period so far, in `spendCurrency`" }),
+    forecastedSpend: Money.openapi({ description: "forecast spend of the alert's scope for the whole current period, in `spendCurrency`" }),
+    spendCurrency: z.string().openapi({ description: "the organization's billing currency" }),
+    periodStart: z.string(),
+    periodEnd: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("BudgetAlert");
+export type BudgetAlert = z.infer<typeof BudgetAlert>;
+export const BudgetAlertPage = page(BudgetAlert, "BudgetAlertPage");

@@ -1,0 +1,96 @@
+import { z } from "./zod";
+
+/** Scopes (decision, see README "Contract decisions"): `read` for every GET, `write` for every change, `run` to start a scan. */
+export const Scope = z.enum(["read", "write", "run"]).openapi("Scope");
+export type Scope = z.infer<typeof Scope>;
+export const ALL_SCOPES: readonly Scope[] = Scope.options;
+
+export const Timestamp = z.string().datetime({ offset: true }).openapi({ description: "RFC 3339 timestamp, UTC", example: "2026-11-22T09:30:00.000Z" });
+
+/** A calendar date in the form YYYY-MM-DD that exists in the proleptic Gregorian calendar. */
+export const CalendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date in the form YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a real calendar date")
+  .openapi({ example: "2026-10-01" });
+
+export const Provider = z.enum(["aws", "azure"]).openapi("CloudProvider");
+export type Provider = z.infer<typeof Provider>;
+
+/** AWS account IDs are exactly 12 digits. */
+export const AwsAccountId = z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account ID").openapi({ example: "123456789012" });
+/** Azure subscription IDs are GUIDs; they compare case-insensitively, so the contract lower-cases them. */
+export const AzureSubscriptionId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be an Azure subscription ID (a GUID)")
+  .transform((s) => s.toLowerCase())
+  .openapi({ example: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" });
+
+export const Email = z.string().trim().toLowerCase().email("must be an e-mail address").max(254).openapi({ example: "finops@example.com" });
+
+/** Money in a currency's major unit, at most two decimal places. */
+export const Money = z.number().finite().openapi({ example: 1250.5 });
+
+/** ISO 4217 alphabetic codes as known to the runtime's ICU data. */
+const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 currency code in upper case, e.g. USD")
+  .refine((c) => CURRENCY_CODES.has(c), "is not an ISO 4217 currency code")
+  .openapi({ example: "USD" });
+
+/** IANA time-zone names as known to the runtime's ICU data. */
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf("timeZone"), "UTC"]);
+export const TimeZone = z.string().refine((tz) => TIME_ZONES.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin").openapi({ example: "Europe/Berlin" });
+
+export const ResourceId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
+
+// ---- Paging (decision: opaque cursor, limit 1..200, default 50) ----
+export const MAX_PAGE_LIMIT = 200;
+export const DEFAULT_PAGE_LIMIT = 50;
+export const PageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT).openapi({ description: `1..${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` }),
+    cursor: z.string().min(1).max(200).optional().openapi({ description: "`nextCursor` of the previous page" }),
+  })
+  .strict();
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function page<T extends z.ZodTypeAny>(item: T, name: string) {
+  return z
+    .object({
+      items: z.array(item),
+      nextCursor: z.string().nullable().openapi({ description: "pass as `cursor` to read the next page; null on the last page" }),
+    })
+    .openapi(name);
+}
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+// ---- Errors: RFC 9457 problem details ----
+export const FieldError = z
+  .object({
+    path: z.string().openapi({ description: "where the problem is: `body.thresholds.1.percent`, `query.from`, …" }),
+    message: z.string(),
+    code: z.string().openapi({ description: "machine-readable reason, e.g. `too_small`, `invalid_format`, `unknown_account`" }),
+  })
+  .openapi("FieldError");
+export type FieldError = z.infer<typeof FieldError>;
+
+export const Problem = z
+  .object({
+    type: z.string().openapi({ description: "URI identifying the problem type", example: "https://cloudcost.dev/problems/validation" }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    requestId: z.string().openapi({ description: "also sent as the `X-Request-Id` header; quote it in support requests" }),
+    errors: z.array(FieldError).optional().openapi({ description: "field-level failures (validation problems only)" }),
+  })
+  .openapi("Problem");
+export type Problem = z.infer<typeof Problem>;
+
+export const PROBLEM_TYPE_BASE = "https://cloudcost.dev/problems/";

@@ -1,0 +1,13 @@
+export * from "./contract/common";
+export * from "./contract/account";
+export * from "./contract/cloud-group";
+export * from "./contract/budget-alert";
+export * from "./contract/scheduled-report";
+export * from "./contract/cost";
+export * from "./contract/finding";
+export * from "./contract/scan";
+export * from "./contract/filter";
+export * from "./contract/oauth";
+export * from "./contract/routes";
+export { z } from "./contract/zod";
+export { buildOpenApiDocument } from "./openapi";

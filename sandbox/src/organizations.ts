@@ -1,0 +1,58 @@
+import type { Scope } from "@cloudcost/api";
+import type { Db } from "./database";
+import { newId } from "./ids";
+
+export const ORGANIZATION_SCHEMA = `
+CREATE TABLE IF NOT EXISTS orgs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  permissions TEXT NOT NULL,
+  currency TEXT NOT NULL DEFAULT 'USD',
+  created_at TEXT NOT NULL
+);`;
+
+export interface Organization {
+  id: string;
+  name: string;
+  /** What tokens of this organization may ever do: a token's scopes are intersected with these. */
+  permissions: Scope[];
+  currency: string;
+}
+
+interface OrgRow {
+  id: string;
+  name: string;
+  permissions: string;
+  currency: string;
+}
+
+function fromRow(r: OrgRow): Organization {
+  return { id: r.id, name: r.name, permissions: r.permissions.split(" ").filter(Boolean) as Scope[], currency: r.currency };
+}
+
+export class Organizations {
+  constructor(private readonly db: Db) {}
+
+  create(name: string, permissions: readonly Scope[]): Organization {
+    const id = newId("org");
+    this.db.prepare("INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(id, name, permissions.join(" "), new Date().toISOString());
+    return { id, name, permissions: [...permissions], currency: "USD" };
+  }
+
+  byName(name: string): Organization | undefined {
+    const r = this.db.prepare("SELECT * FROM orgs WHERE name = ?").get(name) as OrgRow | undefined;
+    return r && fromRow(r);
+  }
+
+  byId(id: string): Organization | undefined {
+    const r = this.db.prepare("SELECT * FROM orgs WHERE id = ?").get(id) as OrgRow | undefined;
+    return r && fromRow(r);
+  }
+
+  /** Like `byName`, but a missing organization is an error with a message for the command line. */
+  require(name: string): Organization {
+    const org = this.byName(name);
+    if (!org) throw new Error(`no organization named "${name}" (create it with: cloudcost-sandbox org create ${name})`);
+    return org;
+  }
+}
