@@ -1,0 +1,5 @@
+/** Each benchmark area: runs its measurements (with their own same-run baseline) and returns a JSON summary. */
+export type BenchArea = () => Promise<Record<string, unknown>>;
+
+// Areas register here: `sandbox`, `policies`, `provider`, ...
+export const areas: Record<string, BenchArea> = {};
