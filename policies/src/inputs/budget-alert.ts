@@ -1,0 +1,53 @@
+import type { BudgetAlertArgs } from "@cloudcost/pulumi";
+import { BudgetPeriod, Email, Threshold } from "@cloudcost/api";
+import { Maybe, UNKNOWN, isBoolean, isNumber, isOneOf, isString, optional, rawProperty, readList, readValue } from "./raw";
+
+export type Period = BudgetPeriod;
+export type AlertThreshold = Threshold;
+
+/** The provider's defaults for omitted inputs (provider README / `BudgetAlertArgs`). */
+export const DEFAULT_THRESHOLDS: readonly AlertThreshold[] = [{ percent: 100, basis: "actual" }];
+export const DEFAULT_CURRENCY = "USD";
+export const DEFAULT_PERIOD: Period = "monthly";
+
+/** A budget alert's inputs as the policies judge them: defaults applied, e-mail addresses normalised. */
+export interface AlertView {
+  amount: Maybe<number>;
+  currency: Maybe<string>;
+  period: Maybe<Period>;
+  /** null: organization-wide. */
+  groupId: Maybe<string | null>;
+  thresholds: Maybe<Maybe<AlertThreshold>[]>;
+  recipients: Maybe<Maybe<string>[]>;
+  enabled: Maybe<boolean>;
+}
+
+/** Field names are typed against the provider's args, so a renamed input fails to compile here. */
+const field = (props: object, key: keyof BudgetAlertArgs): unknown => rawProperty(props, key);
+
+export function readAlert(props: object): AlertView {
+  const thresholds = field(props, "thresholds");
+  const recipients = field(props, "recipients");
+  return {
+    amount: readValue(field(props, "amount"), isNumber),
+    currency: optional(field(props, "currency"), DEFAULT_CURRENCY, isString),
+    period: optional(field(props, "period"), DEFAULT_PERIOD, isOneOf(BudgetPeriod.options)),
+    groupId: optional<string | null>(field(props, "groupId"), null, isString),
+    thresholds: thresholds === undefined || thresholds === null ? [...DEFAULT_THRESHOLDS] : readList(thresholds, readThreshold),
+    recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
+    enabled: optional(field(props, "enabled"), true, isBoolean),
+  };
+}
+
+function readThreshold(value: unknown): Maybe<AlertThreshold> {
+  const parsed = Threshold.safeParse(value);
+  return parsed.success ? parsed.data : UNKNOWN;
+}
+
+/** Addresses compare case-insensitively (the contract's `Email` trims and lower-cases). */
+export function readEmail(value: unknown): Maybe<string> {
+  const text = readValue(value, isString);
+  if (text === UNKNOWN) return UNKNOWN;
+  const parsed = Email.safeParse(text);
+  return parsed.success ? parsed.data : UNKNOWN;
+}

@@ -1,0 +1,28 @@
+import type { ScheduleArgs, ScheduledReportArgs } from "@cloudcost/pulumi";
+import { Frequency, ReportFormat, z } from "@cloudcost/api";
+import { readEmail } from "./budget-alert";
+import { Maybe, UNKNOWN, isOneOf, optional, rawProperty, readList, readValue } from "./raw";
+
+export type ReportFileFormat = z.infer<typeof ReportFormat>;
+
+/** A scheduled report's inputs as the policies judge them (format defaults to "csv" like the provider). */
+export interface ReportView {
+  frequency: Maybe<Frequency>;
+  format: Maybe<ReportFileFormat>;
+  recipients: Maybe<Maybe<string>[]>;
+}
+
+const field = (props: object, key: keyof ScheduledReportArgs): unknown => rawProperty(props, key);
+
+export function readReport(props: object): ReportView {
+  const recipients = field(props, "recipients");
+  return {
+    frequency: readValue(scheduleField(field(props, "schedule"), "frequency"), isOneOf(Frequency.options)),
+    format: optional(field(props, "format"), "csv", isOneOf(ReportFormat.options)),
+    recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
+  };
+}
+
+function scheduleField(schedule: unknown, key: keyof ScheduleArgs): unknown {
+  return schedule !== null && typeof schedule === "object" ? rawProperty(schedule, key) : UNKNOWN;
+}

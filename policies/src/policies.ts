@@ -1,0 +1,29 @@
+import type { Policies } from "@pulumi/policy";
+import { budgetAlertCurrency } from "./policies/budget-alert-currency";
+import { budgetAlertForecast } from "./policies/budget-alert-forecast";
+import { budgetAlertGroupScope } from "./policies/budget-alert-group-scope";
+import { budgetAlertMaxAmount } from "./policies/budget-alert-max-amount";
+import { budgetAlertRecipients } from "./policies/budget-alert-recipients";
+import { budgetAlertThresholds } from "./policies/budget-alert-thresholds";
+import { cloudGroupMembers } from "./policies/cloud-group-members";
+import { scheduledReportDelivery } from "./policies/scheduled-report-delivery";
+import { scheduledReportRecipients } from "./policies/scheduled-report-recipients";
+import { budgetTotalCap } from "./stack/budget-total-cap";
+import { cloudGroupBudgetCoverage } from "./stack/cloud-group-budget-coverage";
+import { cloudGroupExclusiveMembership } from "./stack/cloud-group-exclusive-membership";
+
+/** Every policy of the pack, in the order the CLI lists them. */
+export const policies: Policies = [
+  budgetAlertMaxAmount,
+  budgetAlertCurrency,
+  budgetAlertThresholds,
+  budgetAlertRecipients,
+  budgetAlertGroupScope,
+  budgetAlertForecast,
+  scheduledReportRecipients,
+  scheduledReportDelivery,
+  cloudGroupMembers,
+  cloudGroupBudgetCoverage,
+  budgetTotalCap,
+  cloudGroupExclusiveMembership,
+];

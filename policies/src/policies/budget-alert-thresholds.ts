@@ -1,0 +1,94 @@
+import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
+import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
+import { ResourceValidationPolicy, Secret, remediateResourceOfType, validateResourceOfType } from "@pulumi/policy";
+import { readConfig, toConfigSchema } from "../config/schema";
+import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
+import { UNKNOWN, knownElements } from "../inputs/raw";
+
+const NAME = "budget-alert-thresholds";
+const THRESHOLDS_KEY: keyof BudgetAlertArgs = "thresholds";
+
+export const ThresholdsConfig = z.object({
+  requiredThresholds: z
+    .array(Threshold)
+    .max(MAX_THRESHOLDS)
+    .default([{ percent: 100, basis: "actual" }])
+    .describe("Thresholds every alert must have (same percent and basis)."),
+  minForecastThresholds: z.number().int().min(0).max(MAX_THRESHOLDS).default(1).describe("Fewest thresholds with basis \"forecast\" an alert must have."),
+  remediationForecastPercents: z
+    .array(z.number().gt(0).max(1000))
+    .min(1)
+    .max(MAX_THRESHOLDS)
+    .default([100])
+    .describe("Percents of the forecast thresholds the remediation adds, in order, until minForecastThresholds is met."),
+});
+export type ThresholdsConfig = z.output<typeof ThresholdsConfig>;
+
+const same = (a: AlertThreshold, b: AlertThreshold) => a.percent === b.percent && a.basis === b.basis;
+const show = (t: AlertThreshold) => `{ percent: ${t.percent}, basis: "${t.basis}" }`;
+
+/** Only a fully known list can be missing something: an unknown element might be the required one. */
+function knownList(alert: AlertView): AlertThreshold[] | undefined {
+  if (alert.thresholds === UNKNOWN) return undefined;
+  const known = knownElements(alert.thresholds);
+  return known.length === alert.thresholds.length ? known : undefined;
+}
+
+export function checkThresholds(alert: AlertView, config: ThresholdsConfig): string[] {
+  const list = knownList(alert);
+  if (!list) return [];
+  const messages = config.requiredThresholds.filter((r) => !list.some((t) => same(t, r))).map((r) => `the required threshold ${show(r)} is missing: add it to thresholds`);
+  const forecasts = list.filter((t) => t.basis === "forecast").length;
+  if (forecasts < config.minForecastThresholds) {
+    messages.push(
+      `the alert has ${forecasts} forecast threshold(s) but needs at least ${config.minForecastThresholds}: add e.g. { percent: 100, basis: "forecast" } to thresholds, so it warns before the budget is spent`,
+    );
+  }
+  return messages;
+}
+
+/** The thresholds after adding what is missing, or undefined when nothing is missing or it cannot be decided. */
+export function remediatedThresholds(alert: AlertView, config: ThresholdsConfig): AlertThreshold[] | undefined {
+  const list = knownList(alert);
+  if (!list) return undefined;
+  const result = [...list];
+  const add = (t: AlertThreshold) => {
+    if (result.length < MAX_THRESHOLDS && !result.some((x) => same(x, t))) result.push(t);
+  };
+  config.requiredThresholds.forEach(add);
+  for (const percent of config.remediationForecastPercents) {
+    if (result.filter((t) => t.basis === "forecast").length >= config.minForecastThresholds) break;
+    add({ percent, basis: "forecast" });
+  }
+  return result.length === list.length ? undefined : result;
+}
+
+/**
+ * The declared inputs with the new thresholds. Values are copied as sent (read past the proxies), so
+ * secrets stay `Secret` wrappers and unknown values stay unknown when the engine receives them back.
+ */
+export function withThresholds(props: object, thresholds: AlertThreshold[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(props)) copy[key] = Reflect.getOwnPropertyDescriptor(props, key)?.value;
+  const wasSecret = copy[THRESHOLDS_KEY] instanceof Secret;
+  copy[THRESHOLDS_KEY] = wasSecret ? new Secret(thresholds) : thresholds;
+  return copy;
+}
+
+/**
+ * Validates, and with enforcement level "remediate" first adds the missing thresholds (the remediation
+ * variant): Remediate runs before Analyze, so a remediated alert then passes.
+ */
+export const budgetAlertThresholds: ResourceValidationPolicy = {
+  name: NAME,
+  description: "A budget alert has the required thresholds: by default an actual threshold at 100% and at least one forecast threshold.",
+  enforcementLevel: "mandatory",
+  configSchema: toConfigSchema(ThresholdsConfig),
+  validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) => {
+    for (const message of checkThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME))) reportViolation(message);
+  }),
+  remediateResource: remediateResourceOfType(BudgetAlert, (props, args) => {
+    const thresholds = remediatedThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME));
+    return thresholds ? withThresholds(props, thresholds) : undefined;
+  }),
+};
