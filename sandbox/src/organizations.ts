@@ -34,6 +34,7 @@ export class Organizations {
   constructor(private readonly db: Db) {}
 
   create(name: string, permissions: readonly Scope[]): Organization {
+    if (this.byName(name)) throw new Error(`an organization named "${name}" already exists`);
     const id = newId("org");
     this.db.prepare("INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(id, name, permissions.join(" "), new Date().toISOString());
     return { id, name, permissions: [...permissions], currency: "USD" };

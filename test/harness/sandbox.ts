@@ -1,11 +1,11 @@
 import { ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
-/** The sandbox's command line, as built by `npm run build`. */
-export const SANDBOX_CLI = join(__dirname, "..", "..", "sandbox", "dist", "cli.js");
+/** The sandbox's command line, as built by `npm run build` (resolved through the workspace, so it also works from bench/dist). */
+export const SANDBOX_CLI = join(dirname(require.resolve("@cloudcost/sandbox/package.json")), "dist", "cli.js");
 
 export interface StartOptions {
   /** Data folder; a fresh temporary one when omitted (removed again by `dispose`). */

@@ -1,0 +1,43 @@
+import type { Scope } from "@cloudcost/api";
+import type { FastifyRequest } from "fastify";
+import type { SandboxContext } from "../context";
+import type { Principal } from "../identity/credentials";
+import { ServiceError } from "../service-error";
+
+const REALM = 'Bearer realm="cloudcost"';
+/** RFC 6750 §2.1: `b64token`. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+const REASONS = {
+  invalid: "The access token is unknown.",
+  expired: "The access token has expired.",
+  revoked: "The access token has been revoked.",
+} as const;
+
+/**
+ * Resolves `Authorization: Bearer` (RFC 6750 §2.1). A request without credentials gets a bare
+ * challenge (§3.1: no error code then); a bad token gets `error="invalid_token"` with a description that
+ * says whether it is unknown, expired or revoked.
+ */
+export function authenticate(ctx: SandboxContext, request: FastifyRequest): Principal {
+  const header = request.headers.authorization;
+  if (header === undefined || !/^bearer(\s|$)/i.test(header)) {
+    throw new ServiceError(401, "unauthorized", "Unauthorized", "Send `Authorization: Bearer <token>` with an API token or an OAuth access token.", undefined, { "www-authenticate": REALM });
+  }
+  const token = BEARER.exec(header)?.[1];
+  const result = token === undefined ? ({ ok: false, reason: "invalid" } as const) : ctx.credentials.authenticateBearer(token, (orgId) => ctx.orgs.byId(orgId)?.permissions);
+  if (result.ok) return result.principal;
+  const description = REASONS[result.reason];
+  throw new ServiceError(401, "invalid-token", "Unauthorized", description, undefined, {
+    "www-authenticate": `${REALM}, error="invalid_token", error_description="${description}"`,
+  });
+}
+
+/** RFC 6750 §3.1 `insufficient_scope`: 403 naming the scope the operation needs. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (principal.scopes.includes(scope)) return;
+  const detail = `This operation needs the "${scope}" scope; the token has: ${principal.scopes.join(", ") || "none"}.`;
+  throw new ServiceError(403, "insufficient-scope", "Forbidden", detail, undefined, {
+    "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}", error_description="this operation needs the ${scope} scope"`,
+  });
+}

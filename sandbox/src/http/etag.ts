@@ -1,0 +1,20 @@
+import { createHash } from "node:crypto";
+import { ServiceError } from "../service-error";
+
+/** A strong validator of a representation: a digest of exactly the JSON sent (RFC 9110 §8.8.3). */
+export function etagOf(representation: unknown): string {
+  return `"${createHash("sha256").update(JSON.stringify(representation)).digest("base64url").slice(0, 32)}"`;
+}
+
+/**
+ * RFC 9110 §13.1.1 If-Match with the strong comparison: `*` matches any current representation, a weak
+ * tag never matches. No header means no precondition.
+ */
+export function assertIfMatch(ifMatch: string | undefined, current: unknown): void {
+  if (ifMatch === undefined) return;
+  if (ifMatch.trim() === "*") return;
+  const tags = ifMatch.match(/(W\/)?"[^"]*"/g) ?? [];
+  const currentTag = etagOf(current);
+  if (tags.some((t) => t === currentTag)) return;
+  throw new ServiceError(412, "precondition-failed", "Precondition failed", `If-Match ${ifMatch} does not match the current ETag ${currentTag}; read the resource again and retry.`, undefined, { etag: currentTag });
+}

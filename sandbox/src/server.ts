@@ -1,0 +1,60 @@
+import { buildOpenApiDocument } from "@cloudcost/api";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { SandboxContext } from "./context";
+import { handlers } from "./handlers";
+import { registerApiRoutes } from "./http/api-routes";
+import { registerFaultInjection, type FaultOptions } from "./http/fault-injection";
+import { acceptJsonOnly } from "./http/json-body";
+import { registerNotFound } from "./http/not-found";
+import { sendProblem, toServiceError } from "./http/problem";
+import { registerRateLimit } from "./http/rate-limit";
+import { newId } from "./ids";
+import { registerOAuth } from "./oauth";
+import { registerPortal } from "./portal";
+
+/** Request bodies over 1 MiB are refused with 413 (documented limit). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Default per-token rate limit (requests per minute). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+export interface ServerOptions {
+  /** Requests per minute per token; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  faults?: FaultOptions;
+}
+
+const OPENAPI_PATH = "/openapi.json";
+
+/** The REST API under `/api/v1`: JSON only, faults first, then the rate limit, then the route table. */
+async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: ServerOptions): Promise<void> {
+  await app.register(
+    async (api) => {
+      acceptJsonOnly(api);
+      if (options.faults) registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `/api/v1${OPENAPI_PATH}`);
+      await registerRateLimit(api, options.rateLimitPerMinute);
+      const document = JSON.stringify(buildOpenApiDocument());
+      api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
+      registerApiRoutes(api, ctx, handlers);
+    },
+    { prefix: "/api/v1" },
+  );
+}
+
+/** Assembles the whole sandbox on one origin: the API, the OAuth server and the portal (`/` redirects to it). */
+export async function buildServer(ctx: SandboxContext, options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, genReqId: () => newId("req"), logger: { level: "warn" }, return503OnClosing: true });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toServiceError(error);
+    if (problem.status >= 500 && problem.slug === "internal") request.log.error({ err: error }, "request failed");
+    return sendProblem(request, reply, problem);
+  });
+  registerNotFound(app);
+  await registerApi(app, ctx, options);
+  await registerOAuth(app, ctx);
+  await registerPortal(app, ctx);
+  app.get("/", (_request, reply) => reply.redirect("/portal"));
+  return app;
+}

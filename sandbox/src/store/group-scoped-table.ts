@@ -1,0 +1,101 @@
+import type { Page, PageQuery } from "@cloudcost/api";
+import type { Db } from "../database";
+import { newId } from "../ids";
+import { cursorPosition, toPage } from "../paging";
+import { notFound, unprocessable } from "../service-error";
+import type { Groups } from "./groups";
+import { sql } from "../statements";
+
+/** DDL of a table of resources that may point at a Cloud Group (budget alerts, scheduled reports). */
+export function groupScopedSchema(table: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${table} (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  group_id TEXT REFERENCES cloud_groups(id),
+  fields TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${table}_org ON ${table} (org_id, seq);
+CREATE INDEX IF NOT EXISTS ${table}_group ON ${table} (group_id);`;
+}
+
+/** A stored resource: the client's validated fields plus what the server keeps. */
+export interface Stored<F> {
+  seq: number;
+  id: string;
+  fields: F;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  fields: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Storage shared by budget alerts and scheduled reports: both are client-defined field sets, scoped to an
+ * organization and optionally to one of its Cloud Groups, which must exist (422 otherwise).
+ */
+export class GroupScopedTable<F extends { groupId: string | null }> {
+  constructor(
+    private readonly db: Db,
+    private readonly table: string,
+    private readonly idPrefix: string,
+    private readonly noun: string,
+    private readonly groups: Groups,
+  ) {}
+
+  all(orgId: string): Stored<F>[] {
+    return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) => this.stored(r));
+  }
+
+  page<T>(orgId: string, q: PageQuery, view: (s: Stored<F>) => T): Page<T> {
+    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(orgId, cursorPosition(this.table, q), q.limit + 1) as Row[];
+    return toPage(this.table, rows, q.limit, (r) => view(this.stored(r)));
+  }
+
+  require(orgId: string, id: string): Stored<F> {
+    const r = sql(this.db, `SELECT * FROM ${this.table} WHERE id = ? AND org_id = ?`).get(id, orgId) as Row | undefined;
+    if (!r) throw notFound(`No ${this.noun} ${id} in this organization.`);
+    return this.stored(r);
+  }
+
+  insert(orgId: string, fields: F): Stored<F> {
+    this.assertGroup(orgId, fields.groupId);
+    const id = newId(this.idPrefix);
+    const now = new Date().toISOString();
+    sql(this.db, `INSERT INTO ${this.table} (id, org_id, group_id, fields, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`).run(id, orgId, fields.groupId, JSON.stringify(fields), now, now);
+    return this.require(orgId, id);
+  }
+
+  /** PUT semantics: the stored fields become exactly `fields`; `updatedAt` moves only when something changed. */
+  replace(orgId: string, id: string, fields: F): Stored<F> {
+    const current = this.require(orgId, id);
+    this.assertGroup(orgId, fields.groupId);
+    if (JSON.stringify(current.fields) === JSON.stringify(fields)) return current;
+    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(fields.groupId, JSON.stringify(fields), new Date().toISOString(), id);
+    return this.require(orgId, id);
+  }
+
+  delete(orgId: string, id: string): void {
+    this.require(orgId, id);
+    sql(this.db, `DELETE FROM ${this.table} WHERE id = ? AND org_id = ?`).run(id, orgId);
+  }
+
+  private assertGroup(orgId: string, groupId: string | null): void {
+    if (groupId !== null && !this.groups.get(orgId, groupId)) {
+      throw unprocessable(`No Cloud Group ${groupId} in this organization.`, [{ path: "body.groupId", code: "unknown_group", message: `Cloud Group ${groupId} does not exist in this organization` }]);
+    }
+  }
+
+  private stored(r: Row): Stored<F> {
+    return { seq: r.seq, id: r.id, fields: JSON.parse(r.fields) as F, createdAt: r.created_at, updatedAt: r.updated_at };
+  }
+}
