@@ -1,5 +1,17 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { ClientCredentialsRequest, OAuthError, TokenResponse } from "./contract/oauth";
+import {
+  AuthorizationCodeRequest,
+  AuthorizationRequest,
+  AuthorizationServerMetadata,
+  ClientCredentialsRequest,
+  ClientRegistrationRequest,
+  ClientRegistrationResponse,
+  IntrospectionResponse,
+  OAuthError,
+  RefreshTokenRequest,
+  TokenHintRequest,
+  TokenResponse,
+} from "./contract/oauth";
 import { Problem } from "./contract/common";
 import { Route, routes } from "./contract/routes";
 import { z } from "./contract/zod";
@@ -52,21 +64,72 @@ function register(registry: OpenAPIRegistry, route: Route): void {
   });
 }
 
+const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
+const formBody = (schema: z.ZodType) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
+
+/** The authorization server on `{auth_url}` (the origin of `{base_url}`); see sandbox/OAUTH.md. */
 function registerOAuth(registry: OpenAPIRegistry): void {
+  const common = { tags: ["OAuth"], servers: [{ url: "/" }], security: [] };
   registry.registerPath({
+    ...common,
     method: "post",
     path: "/oauth/token",
     operationId: "token",
-    summary: "Token endpoint (served from {auth_url}, the origin of {base_url})",
-    tags: ["OAuth"],
-    servers: [{ url: "/" }],
-    security: [],
-    request: { body: { content: { "application/x-www-form-urlencoded": { schema: ClientCredentialsRequest } }, required: true } },
+    summary: "Token endpoint (RFC 6749 §3.2): client_credentials, authorization_code with PKCE, refresh_token (rotating)",
+    request: formBody(z.union([ClientCredentialsRequest, AuthorizationCodeRequest, RefreshTokenRequest])),
     responses: {
       200: { description: "RFC 6749 §5.1 access token response", content: { "application/json": { schema: TokenResponse } } },
-      400: { description: "RFC 6749 §5.2 error", content: { "application/json": { schema: OAuthError } } },
-      401: { description: "invalid_client (with `WWW-Authenticate`)", content: { "application/json": { schema: OAuthError } } },
+      400: oauthError("RFC 6749 §5.2 error"),
+      401: oauthError("invalid_client (with `WWW-Authenticate`)"),
     },
+  });
+  registry.registerPath({
+    ...common,
+    method: "get",
+    path: "/.well-known/oauth-authorization-server",
+    operationId: "authorizationServerMetadata",
+    summary: "RFC 8414 discovery document",
+    responses: { 200: { description: "server metadata", content: { "application/json": { schema: AuthorizationServerMetadata } } } },
+  });
+  registry.registerPath({
+    ...common,
+    method: "get",
+    path: "/oauth/authorize",
+    operationId: "authorize",
+    summary: "Authorization endpoint (RFC 6749 §4.1.1, RFC 7636, S256 only): sign-in and consent pages, then a redirect with `code`, `state` and `iss` (RFC 9207)",
+    request: { query: AuthorizationRequest },
+    responses: {
+      200: { description: "consent page (HTML)" },
+      302: { description: "to sign-in, or to the client's redirect URI with `code` or `error`" },
+      400: { description: "unknown client or unregistered redirect URI (HTML; never redirected)" },
+    },
+  });
+  registry.registerPath({
+    ...common,
+    method: "post",
+    path: "/oauth/register",
+    operationId: "registerClient",
+    summary: "Dynamic client registration (RFC 7591) of public PKCE clients",
+    request: { body: { content: { "application/json": { schema: ClientRegistrationRequest } }, required: true } },
+    responses: { 201: { description: "registered", content: { "application/json": { schema: ClientRegistrationResponse } } }, 400: oauthError("invalid_redirect_uri or invalid_client_metadata (RFC 7591 §3.2.2)") },
+  });
+  registry.registerPath({
+    ...common,
+    method: "post",
+    path: "/oauth/revoke",
+    operationId: "revokeToken",
+    summary: "Revocation (RFC 7009): 200 for every well-formed request; a refresh token takes its whole grant with it",
+    request: formBody(TokenHintRequest),
+    responses: { 200: { description: "revoked, or nothing to revoke" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
+  });
+  registry.registerPath({
+    ...common,
+    method: "post",
+    path: "/oauth/introspect",
+    operationId: "introspectToken",
+    summary: "Introspection (RFC 7662) for confidential clients; tokens of other organizations are inactive",
+    request: formBody(TokenHintRequest),
+    responses: { 200: { description: "RFC 7662 §2.2", content: { "application/json": { schema: IntrospectionResponse } } }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
   });
 }
 

@@ -6,14 +6,16 @@ import { digest, matchesDigest } from "./hashing";
 export const CREDENTIAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS oauth_clients (
   id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
+  org_id TEXT REFERENCES orgs(id),
   name TEXT NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('confidential', 'public')),
   secret_hash TEXT,
   scopes TEXT NOT NULL,
   redirect_uris TEXT NOT NULL DEFAULT '[]',
   metadata TEXT NOT NULL DEFAULT '{}',
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  -- confidential clients belong to an organization and have a secret; dynamically registered public ones have neither
+  CHECK ((kind = 'confidential') = (org_id IS NOT NULL AND secret_hash IS NOT NULL))
 );
 CREATE TABLE IF NOT EXISTS tokens (
   hash TEXT PRIMARY KEY,
@@ -40,12 +42,20 @@ export interface NewClient {
 
 export interface ClientRecord {
   id: string;
-  orgId: string;
+  /** Owning organization; null for a dynamically registered public client (its tokens take the signing-in user's). */
+  orgId: string | null;
   name: string;
   kind: "confidential" | "public";
   scopes: Scope[];
   redirectUris: string[];
   createdAt: string;
+}
+
+/** Metadata of a public (PKCE) client registered through RFC 7591 dynamic registration. */
+export interface PublicClientMetadata {
+  name: string;
+  scopes: readonly Scope[];
+  redirectUris: readonly string[];
 }
 
 /** Who a valid bearer token speaks for. */
@@ -61,9 +71,26 @@ export interface Principal {
 
 export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: "invalid" | "expired" | "revoked" };
 
+/** A stored token as the authorization server sees it (never the token itself). */
+export interface TokenRecord {
+  /** Non-secret reference: a prefix of the digest. */
+  ref: string;
+  kind: "api" | "access" | "refresh";
+  orgId: string;
+  clientId: string | null;
+  userId: string | null;
+  /** Grant the token belongs to: every token issued from one authorization code shares it. */
+  family: string | null;
+  scopes: Scope[];
+  label: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
 interface ClientRow {
   id: string;
-  org_id: string;
+  org_id: string | null;
   name: string;
   kind: "confidential" | "public";
   secret_hash: string | null;
@@ -79,9 +106,13 @@ interface TokenRow {
   user_id: string | null;
   family: string | null;
   scopes: string;
+  label: string;
+  created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
 }
+
+const REF_LENGTH = 16;
 
 export const splitScopes = (s: string): Scope[] => s.split(" ").filter(Boolean) as Scope[];
 
@@ -95,7 +126,23 @@ function clientFromRow(r: ClientRow): ClientRecord {
   return { id: r.id, orgId: r.org_id, name: r.name, kind: r.kind, scopes: splitScopes(r.scopes), redirectUris: JSON.parse(r.redirect_uris) as string[], createdAt: r.created_at };
 }
 
-/** OAuth clients, API tokens and access tokens; every secret is stored as a digest only. */
+function tokenFromRow(r: TokenRow): TokenRecord {
+  return {
+    ref: r.hash.slice(0, REF_LENGTH),
+    kind: r.kind,
+    orgId: r.org_id,
+    clientId: r.client_id,
+    userId: r.user_id,
+    family: r.family,
+    scopes: splitScopes(r.scopes),
+    label: r.label,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+/** OAuth clients, API tokens, access and refresh tokens; every secret is stored as a digest only. */
 export class Credentials {
   constructor(private readonly db: Db) {}
 
@@ -108,11 +155,22 @@ export class Credentials {
     return { client_id, client_secret, scopes: [...scopes] };
   }
 
+  /** RFC 7591: a public client has no secret and no organization; PKCE protects its codes. */
+  registerPublicClient(meta: PublicClientMetadata): ClientRecord {
+    const id = newId("ccp");
+    const createdAt = new Date().toISOString();
+    this.db
+      .prepare("INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
+      .run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
+    return { id, orgId: null, name: meta.name, kind: "public", scopes: [...meta.scopes], redirectUris: [...meta.redirectUris], createdAt };
+  }
+
   client(clientId: string): ClientRecord | undefined {
     const r = this.db.prepare("SELECT * FROM oauth_clients WHERE id = ?").get(clientId) as ClientRow | undefined;
     return r && clientFromRow(r);
   }
 
+  /** The organization's confidential clients. */
   listClients(orgId: string): ClientRecord[] {
     return (this.db.prepare("SELECT * FROM oauth_clients WHERE org_id = ? ORDER BY created_at").all(orgId) as ClientRow[]).map(clientFromRow);
   }
@@ -124,7 +182,7 @@ export class Credentials {
     return matchesDigest(secret, r.secret_hash) ? clientFromRow(r) : undefined;
   }
 
-  /** Deleting a client invalidates every token it issued (spec: Revocation). */
+  /** Deleting a client invalidates every token it issued (spec: Revocation); its codes go with it (FK cascade). */
   deleteClient(orgId: string, clientId: string): boolean {
     return this.db.transaction(() => {
       const gone = this.db.prepare("DELETE FROM oauth_clients WHERE id = ? AND org_id = ?").run(clientId, orgId).changes > 0;
@@ -161,24 +219,40 @@ export class Credentials {
     return this.db.prepare(sql).run(...args).changes > 0;
   }
 
+  /** The stored record of a presented token, whatever its state. */
+  lookupToken(token: string): TokenRecord | undefined {
+    const r = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(digest(token)) as TokenRow | undefined;
+    return r && tokenFromRow(r);
+  }
+
+  /** Revokes every token of a grant (refresh-token reuse, code reuse, RFC 7009 revocation of a refresh token). */
+  revokeFamily(family: string): number {
+    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL").run(Date.now(), family).changes;
+  }
+
+  /** The organization's API tokens (portal: API Access), newest first. */
+  listApiTokens(orgId: string): TokenRecord[] {
+    return (this.db.prepare("SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(tokenFromRow);
+  }
+
+  /** Revokes one of the organization's API tokens by its reference (the portal never holds the token itself). */
+  revokeApiToken(orgId: string, ref: string): boolean {
+    if (ref.length !== REF_LENGTH || !/^[0-9a-f]+$/.test(ref)) return false;
+    // Every digest starting with `ref` sorts between `ref` and `ref` + "g" (hex digits sort below "g"): uses the primary key.
+    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE hash > ? AND hash < ? AND org_id = ? AND kind = 'api' AND revoked_at IS NULL").run(Date.now(), ref, `${ref}g`, orgId).changes > 0;
+  }
+
   /** Resolves `Authorization: Bearer` to a principal. Refresh tokens are never accepted as bearer tokens. */
   authenticateBearer(token: string, permissionsOf: (orgId: string) => readonly Scope[] | undefined): Authentication {
-    const r = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(digest(token)) as TokenRow | undefined;
+    const r = this.lookupToken(token);
     if (!r || r.kind === "refresh") return { ok: false, reason: "invalid" };
-    if (r.revoked_at !== null) return { ok: false, reason: "revoked" };
-    if (r.expires_at !== null && r.expires_at <= Date.now()) return { ok: false, reason: "expired" };
-    const permissions = permissionsOf(r.org_id);
+    if (r.revokedAt !== null) return { ok: false, reason: "revoked" };
+    if (r.expiresAt !== null && r.expiresAt <= Date.now()) return { ok: false, reason: "expired" };
+    const permissions = permissionsOf(r.orgId);
     if (!permissions) return { ok: false, reason: "invalid" };
     return {
       ok: true,
-      principal: {
-        orgId: r.org_id,
-        scopes: intersectScopes(splitScopes(r.scopes), permissions),
-        tokenKind: r.kind,
-        clientId: r.client_id,
-        userId: r.user_id,
-        tokenRef: r.hash.slice(0, 16),
-      },
+      principal: { orgId: r.orgId, scopes: intersectScopes(r.scopes, permissions), tokenKind: r.kind, clientId: r.clientId, userId: r.userId, tokenRef: r.ref },
     };
   }
 }

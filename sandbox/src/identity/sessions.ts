@@ -1,0 +1,37 @@
+import type { Db } from "../database";
+import { newSecret } from "../ids";
+import { digest } from "./hashing";
+import type { User } from "./users";
+
+export const SESSION_SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);`;
+
+/** Sign-in sessions last a working day (decision); there is no sliding renewal. */
+export const SESSION_TTL_SECONDS = 8 * 3600;
+
+/** Browser sessions of signed-in users; the session ID lives in an HttpOnly cookie and is stored as a digest. */
+export class Sessions {
+  constructor(private readonly db: Db) {}
+
+  start(user: User): string {
+    const id = newSecret("ccsess");
+    const now = Date.now();
+    this.db.prepare("INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
+    return id;
+  }
+
+  /** The signed-in user's ID for a live session. */
+  userId(sessionId: string): string | undefined {
+    const r = this.db.prepare("SELECT user_id, expires_at FROM sessions WHERE hash = ?").get(digest(sessionId)) as { user_id: string; expires_at: number } | undefined;
+    return r && r.expires_at > Date.now() ? r.user_id : undefined;
+  }
+
+  end(sessionId: string): void {
+    this.db.prepare("DELETE FROM sessions WHERE hash = ?").run(digest(sessionId));
+  }
+}

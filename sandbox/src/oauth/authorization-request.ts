@@ -1,0 +1,92 @@
+import { AuthorizationRequest, type Scope } from "@cloudcost/api";
+import type { SandboxContext } from "../context";
+import type { ClientRecord } from "../identity/credentials";
+import { intersectScopes } from "../identity/credentials";
+import { OAuthFailure } from "./errors";
+import { grantScopes } from "./scope";
+
+/** A validated authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3). */
+export interface ValidAuthorization {
+  client: ClientRecord;
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string;
+  /** What the client asked for, within its registered scopes. */
+  scopes: Scope[];
+  /** The original parameters, carried through the consent form. */
+  params: AuthorizationRequest;
+}
+
+/** Failures reported to the user agent, not the client: redirecting would go to an unverified URI (RFC 6749 §4.1.2.1). */
+export class UntrustedRedirect extends Error {}
+
+/** A failure reported to the client by redirecting to its (verified) redirect URI. */
+export class AuthorizationFailure extends Error {
+  constructor(
+    readonly failure: OAuthFailure,
+    readonly redirectUri: string,
+    readonly state: string | undefined,
+  ) {
+    super(failure.description);
+  }
+}
+
+function single(params: Record<string, unknown>, name: string): string | undefined {
+  const v = params[name];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** Client and redirect URI come first: only once both are verified may errors be redirected. Exact match, no patterns. */
+function verifiedClient(ctx: SandboxContext, params: Record<string, unknown>): { client: ClientRecord; redirectUri: string } {
+  const clientId = single(params, "client_id");
+  const client = clientId === undefined ? undefined : ctx.credentials.client(clientId);
+  if (!client || client.kind !== "public") throw new UntrustedRedirect("client_id is missing or names no registered public client");
+  const redirectUri = single(params, "redirect_uri");
+  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) throw new UntrustedRedirect("redirect_uri is missing or is not one of the client's registered redirect URIs (exact match)");
+  return { client, redirectUri };
+}
+
+function firstProblem(params: Record<string, unknown>): OAuthFailure | undefined {
+  const repeated = Object.entries(params).find(([, v]) => typeof v !== "string");
+  if (repeated) return new OAuthFailure("invalid_request", `parameter "${repeated[0]}" must not be repeated`);
+  if (params.response_type !== "code") return new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
+  const parsed = AuthorizationRequest.safeParse(params);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const name = String(issue.path[0]);
+  return new OAuthFailure("invalid_request", `"${name}" ${params[name] === undefined ? "is missing" : issue.message}`);
+}
+
+/** Validates query (GET) or form (POST) parameters of `/oauth/authorize`. */
+export function validateAuthorization(ctx: SandboxContext, params: Record<string, unknown>): ValidAuthorization {
+  const { client, redirectUri } = verifiedClient(ctx, params);
+  const state = single(params, "state");
+  const problem = firstProblem(params);
+  if (problem) throw new AuthorizationFailure(problem, redirectUri, state);
+  const request = AuthorizationRequest.parse(params);
+  try {
+    const scopes = grantScopes(request.scope, client.scopes);
+    return { client, redirectUri, state, codeChallenge: request.code_challenge, scopes, params: request };
+  } catch (e) {
+    throw e instanceof OAuthFailure ? new AuthorizationFailure(e, redirectUri, state) : e;
+  }
+}
+
+/**
+ * The scopes to grant in the signed-in user's organization. Explicitly requested scopes the organization
+ * does not permit are `invalid_scope`; without `scope` the client gets whatever of its scopes is permitted.
+ */
+export function scopesForOrganization(auth: ValidAuthorization, permissions: readonly Scope[]): Scope[] {
+  const granted = intersectScopes(auth.scopes, permissions);
+  const denied = auth.scopes.filter((s) => !permissions.includes(s));
+  const refuse = auth.params.scope === undefined ? granted.length === 0 : denied.length > 0;
+  if (refuse) throw new AuthorizationFailure(new OAuthFailure("invalid_scope", `your organization does not permit: ${denied.join(" ")}`), auth.redirectUri, auth.state);
+  return granted;
+}
+
+/** RFC 6749 §4.1.2 / §4.1.2.1 with RFC 9207 `iss`: the response parameters go into the redirect URI's query. */
+export function redirectWith(redirectUri: string, issuer: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries({ ...params, iss: issuer })) if (v !== undefined) url.searchParams.append(k, v);
+  return url.toString();
+}

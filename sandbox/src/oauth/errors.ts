@@ -1,0 +1,34 @@
+import type { FastifyReply } from "fastify";
+import type { OAuthError } from "@cloudcost/api";
+
+export type OAuthErrorCode = OAuthError["error"];
+
+/** An RFC 6749 §5.2 (or RFC 7591 §3.2.2) error a handler throws; `sendOAuthError` turns it into the response. */
+export class OAuthFailure extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+
+  /** RFC 6749 §5.2: 401 for failed client authentication, 400 for everything else. */
+  get status(): 400 | 401 {
+    return this.code === "invalid_client" ? 401 : 400;
+  }
+}
+
+/** Token responses and errors must never be cached (RFC 6749 §5.1, §5.2). */
+export function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header("cache-control", "no-store").header("pragma", "no-cache");
+}
+
+/**
+ * RFC 6749 §5.2: JSON `{error, error_description}`, 400, or 401 with `WWW-Authenticate` for a client
+ * that failed to authenticate (we always send it: the Basic scheme is the one we advertise first).
+ */
+export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): FastifyReply {
+  if (failure.status === 401) reply.header("www-authenticate", `Basic realm="cloudcost", error="${failure.code}"`);
+  const body: OAuthError = { error: failure.code, error_description: failure.description };
+  return noStore(reply).code(failure.status).type("application/json").send(body);
+}

@@ -1,0 +1,23 @@
+/** Hosts for which plain http is acceptable: the loopback interface (RFC 8252 §7.3, §8.3). */
+const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+export const MAX_REDIRECT_URIS = 10;
+const MAX_URI_LENGTH = 2000;
+
+/**
+ * Why a redirect URI may not be registered, or undefined if it may: absolute, no fragment (RFC 6749
+ * §3.1.2), and https, http on loopback, or a private-use scheme in reverse-domain form (RFC 8252 §7.1).
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_URI_LENGTH) return `redirect URI longer than ${MAX_URI_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `"${uri}" is not an absolute URI`;
+  }
+  if (url.hash !== "" || uri.includes("#")) return `"${uri}" must not contain a fragment`;
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:") return LOOPBACK.has(url.hostname) ? undefined : `"${uri}": http is only allowed for loopback hosts (127.0.0.1, [::1], localhost)`;
+  return /^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/.test(url.protocol) ? undefined : `"${uri}": the scheme must be https, http on loopback, or a private-use scheme like com.example.app`;
+}

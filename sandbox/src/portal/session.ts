@@ -1,0 +1,33 @@
+import type { CookieSerializeOptions } from "@fastify/cookie";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { SandboxContext } from "../context";
+import type { IdentityStores } from "../identity/identity-stores";
+import { SESSION_TTL_SECONDS } from "../identity/sessions";
+import type { User } from "../identity/users";
+
+export const SESSION_COOKIE = "cc_session";
+
+/**
+ * HttpOnly (no script reads it) and SameSite=Lax: sent on the top-level GET a client's redirect to
+ * `/oauth/authorize` makes, never on cross-site POSTs. Secure whenever the sandbox is served over https.
+ */
+export function sessionCookieOptions(ctx: SandboxContext): CookieSerializeOptions {
+  return { httpOnly: true, sameSite: "lax", path: "/", secure: ctx.config.origin.startsWith("https:"), maxAge: SESSION_TTL_SECONDS };
+}
+
+/** The signed-in user of the request's session cookie, if the session is live. */
+export function signedInUser(stores: IdentityStores, request: FastifyRequest): User | undefined {
+  const id = request.cookies[SESSION_COOKIE];
+  const userId = id === undefined ? undefined : stores.sessions.userId(id);
+  return userId === undefined ? undefined : stores.users.byId(userId);
+}
+
+export function startSession(ctx: SandboxContext, stores: IdentityStores, reply: FastifyReply, user: User): void {
+  reply.setCookie(SESSION_COOKIE, stores.sessions.start(user), sessionCookieOptions(ctx));
+}
+
+export function endSession(ctx: SandboxContext, stores: IdentityStores, request: FastifyRequest, reply: FastifyReply): void {
+  const id = request.cookies[SESSION_COOKIE];
+  if (id !== undefined) stores.sessions.end(id);
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(ctx));
+}

@@ -1,0 +1,82 @@
+import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { DEMO_USER, signIn } from "../oauth/support/demo-user";
+import { hiddenFields, location, UserAgent } from "../oauth/support/user-agent";
+
+/** Portal sign-in: the seeded user, session cookie flags, CSRF, safe redirects, sign-out and the failed-attempt limit. */
+describe("portal sign-in", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb?.dispose());
+
+  test("pages need a session: they send the visitor to sign in and back", async () => {
+    const response = await new UserAgent(sb.origin).get("/portal/api-access");
+    expect(response.status).toBe(302);
+    expect(location(response)).toBe(`/portal/sign-in?next=${encodeURIComponent("/portal/api-access")}`);
+  });
+
+  test("the seeded user signs in; the session cookie is HttpOnly and SameSite=Lax, and so is the CSRF cookie", async () => {
+    const agent = new UserAgent(sb.origin);
+    const response = await signIn(agent, DEMO_USER, "/portal/alerts");
+    expect(response.status).toBe(303);
+    expect(location(response)).toBe("/portal/alerts");
+    expect(agent.setCookieHeaders.get("cc_session")).toMatch(/HttpOnly/i);
+    expect(agent.setCookieHeaders.get("cc_session")).toMatch(/SameSite=Lax/i);
+    expect(agent.setCookieHeaders.get("_csrf")).toMatch(/HttpOnly/i);
+    expect((await agent.get("/portal/alerts")).status).toBe(200);
+  });
+
+  test("the e-mail address is case-insensitive", async () => {
+    expect((await signIn(new UserAgent(sb.origin), { ...DEMO_USER, email: "Demo@CloudCost.dev" })).status).toBe(303);
+  });
+
+  test("a wrong password shows the form again with an error and starts no session", async () => {
+    const agent = new UserAgent(sb.origin);
+    const response = await signIn(agent, { email: DEMO_USER.email, password: "not-the-password" });
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain("E-mail address or password is wrong.");
+    expect(agent.hasCookie("cc_session")).toBe(false);
+  });
+
+  test("a sign-in form without its CSRF token is refused", async () => {
+    const agent = new UserAgent(sb.origin);
+    await agent.get("/portal/sign-in");
+    const response = await agent.post("/portal/sign-in", { ...DEMO_USER });
+    expect(response.status).toBe(403);
+    expect(agent.hasCookie("cc_session")).toBe(false);
+  });
+
+  test.each(["https://evil.example/", "//evil.example/portal/", "/\\evil.example", "/api/v1/groups"])("next=%s is not followed after sign-in", async (next) => {
+    const response = await signIn(new UserAgent(sb.origin), DEMO_USER, next);
+    expect(location(response)).toBe("/portal/groups");
+  });
+
+  test("signing out ends the session on the server, not only in the browser", async () => {
+    const agent = new UserAgent(sb.origin);
+    await signIn(agent);
+    const session = agent.setCookieHeaders.get("cc_session")!.split(";")[0]!;
+    const page = await (await agent.get("/portal/groups")).text();
+    expect((await agent.post("/portal/sign-out", hiddenFields(page, "/portal/sign-out"))).status).toBe(303);
+    const replay = await fetch(`${sb.origin}/portal/groups`, { headers: { cookie: session }, redirect: "manual" });
+    expect(replay.status).toBe(302);
+  });
+});
+
+describe("portal sign-in rate limit", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb?.dispose());
+
+  test("after 5 failed attempts for an address even the right password is refused with 429; other addresses are unaffected", async () => {
+    const agent = new UserAgent(sb.origin);
+    for (let i = 0; i < 5; i++) expect((await signIn(agent, { email: DEMO_USER.email, password: `guess-${i}` })).status).toBe(401);
+    const blocked = await signIn(agent, DEMO_USER);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(agent.hasCookie("cc_session")).toBe(false);
+    expect((await signIn(agent, { email: "someone-else@example.com", password: "x" })).status).toBe(401);
+  });
+});
