@@ -11,3 +11,4 @@ export * from "./contract/oauth";
 export * from "./contract/routes";
 export { z } from "./contract/zod";
 export { buildOpenApiDocument } from "./openapi";
+export * from "./client";

@@ -1,0 +1,57 @@
+import type { FieldError } from "../contract/common";
+
+/** What went wrong with one call, as far as the client could tell. Never carries a token or secret. */
+export interface ApiErrorInit {
+  /** HTTP status; 0 when no response arrived (connection failure or timeout). */
+  status: number;
+  title: string;
+  detail?: string;
+  /** Field-level failures of a validation problem (RFC 9457 extension member `errors`). */
+  errors?: FieldError[];
+  /** The server's request id (`X-Request-Id`), to quote in support requests. */
+  requestId?: string;
+  /** RFC 6749 §5.2 `error` code when the OAuth token endpoint refused. */
+  oauthError?: string;
+  /** `METHOD path` of the call, with the path relative to the base URL. */
+  operation: string;
+  attempts: number;
+}
+
+/** An unsuccessful API call: an RFC 9457 problem response, an OAuth error, or a transport failure. */
+export class ApiError extends Error implements ApiErrorInit {
+  readonly status: number;
+  readonly title: string;
+  readonly detail?: string;
+  readonly errors?: FieldError[];
+  readonly requestId?: string;
+  readonly oauthError?: string;
+  readonly operation: string;
+  readonly attempts: number;
+
+  constructor(init: ApiErrorInit) {
+    super(describe(init));
+    this.name = "ApiError";
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.errors = init.errors;
+    this.requestId = init.requestId;
+    this.oauthError = init.oauthError;
+    this.operation = init.operation;
+    this.attempts = init.attempts;
+  }
+
+  static isApiError(e: unknown): e is ApiError {
+    return e instanceof ApiError;
+  }
+}
+
+function describe(e: ApiErrorInit): string {
+  const parts = [`${e.operation}: ${e.status === 0 ? "" : `${e.status} `}${e.title}`];
+  if (e.detail) parts.push(e.detail);
+  if (e.errors?.length) parts.push(e.errors.map((f) => `${f.path}: ${f.message}`).join("; "));
+  let text = parts.join(": ");
+  if (e.requestId) text += ` (request id ${e.requestId})`;
+  if (e.attempts > 1) text += ` after ${e.attempts} attempts`;
+  return text;
+}

@@ -1,0 +1,5 @@
+export { CloudCostClient, type ClientAuth, type ClientOptions, type CallInput } from "./client";
+export { ApiError, type ApiErrorInit } from "./api-error";
+export { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
+export { closeAllPools } from "./pools";
+export type { RequestEvent } from "./transport";

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { ApiError } from "./api-error";
+import { poolFor } from "./pools";
+import { backoffDelay, isRetryableStatus, isTransientNetworkError, parseRetryAfter, type RetryOptions } from "./retry-policy";
+
+export interface HttpRequest {
+  /** `https://host:port` */
+  origin: string;
+  /** Absolute path with query string. */
+  path: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  headers: Record<string, string>;
+  body?: string;
+  /** May this request be repeated after a 5xx or a connection error? */
+  idempotent: boolean;
+  /** `METHOD path` for errors and events. */
+  operation: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP attempt as seen by `onRequest` observers (tests and benchmarks count these). */
+export interface RequestEvent {
+  operation: string;
+  method: string;
+  /** 0 when the attempt failed without a response. */
+  status: number;
+  attempt: number;
+}
+
+export interface TransportOptions {
+  /** Bound on one attempt, from sending to the last body byte. */
+  timeoutMs: number;
+  retry: RetryOptions;
+  onRequest?: (e: RequestEvent) => void;
+}
+
+export function headerValue(h: HttpResponse["headers"], name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** A fresh `Idempotency-Key` value for one logical create, reused by all of its retries. */
+export function newIdempotencyKey(): string {
+  return randomUUID();
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function attemptOnce(req: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
+  const res = await poolFor(req.origin).request({
+    path: req.path,
+    method: req.method,
+    headers: req.headers,
+    body: req.body ?? null,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, body };
+}
+
+/**
+ * Sends with bounded retries: 429 for any method (waiting out `Retry-After`, RFC 6585 §4), 5xx and
+ * connection errors only when `req.idempotent`. Resolves with the final response, whatever its status;
+ * rejects with an {@link ApiError} of status 0 when no response arrived.
+ */
+export async function send(req: HttpRequest, opts: TransportOptions): Promise<{ response: HttpResponse; attempts: number }> {
+  for (let attempt = 1; ; attempt++) {
+    let response: HttpResponse;
+    try {
+      response = await attemptOnce(req, opts.timeoutMs);
+    } catch (err) {
+      opts.onRequest?.({ operation: req.operation, method: req.method, status: 0, attempt });
+      const retry = req.idempotent && isTransientNetworkError(err) && attempt < opts.retry.maxAttempts;
+      if (!retry) throw networkError(req, err, attempt);
+      await sleep(backoffDelay(attempt, opts.retry));
+      continue;
+    }
+    opts.onRequest?.({ operation: req.operation, method: req.method, status: response.status, attempt });
+    const delay = retryDelay(req, response, attempt, opts.retry);
+    if (delay === undefined) return { response, attempts: attempt };
+    await sleep(delay);
+  }
+}
+
+/** How long to wait before the next attempt, or undefined to stop and hand back `response`. */
+function retryDelay(req: HttpRequest, response: HttpResponse, attempt: number, retry: RetryOptions): number | undefined {
+  if (!isRetryableStatus(response.status, req.idempotent) || attempt >= retry.maxAttempts) return undefined;
+  const after = parseRetryAfter(headerValue(response.headers, "retry-after"));
+  if (after === undefined) return backoffDelay(attempt, retry);
+  return after <= retry.maxRetryAfterMs ? after : undefined;
+}
+
+function networkError(req: HttpRequest, err: unknown, attempts: number): ApiError {
+  const { name, code, message } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; code?: unknown; message?: unknown };
+  const timedOut = name === "TimeoutError";
+  return new ApiError({
+    status: 0,
+    title: timedOut ? "request timed out" : "connection failed",
+    detail: timedOut ? undefined : `${String(code ?? message ?? err)} (${req.origin})`,
+    operation: req.operation,
+    attempts,
+  });
+}

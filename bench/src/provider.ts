@@ -1,0 +1,206 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { Pool } from "undici";
+import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
+import { startSandbox } from "../../test/harness/sandbox";
+
+/**
+ * Area `provider`: N resources (default 1,000; `BENCH_PROVIDER_N` lowers it), a mix of groups (half with a
+ * member), alerts and reports, created, read and deleted through the REAL dynamic-provider host at
+ * parallelism 16 against the sandbox (rate limit off). Baseline: the same HTTP calls issued directly with
+ * undici, in the same run. Also: HTTP requests per operation (counted by a pass-through proxy on a
+ * sample), the serialized `__provider` bytes per type, and host cold start to the first completed Create.
+ */
+const PARALLELISM = 16;
+const KINDS: readonly ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
+const COUNT_SAMPLE = 30;
+
+type Json = Record<string, unknown>;
+interface Item {
+  kind: ResourceKind;
+  name: string;
+  inputs: Json;
+}
+
+function workload(n: number, prefix: string): Item[] {
+  return Array.from({ length: n }, (_, i) => {
+    const kind = KINDS[i % 3]!;
+    const name = `${prefix}-${i}`;
+    if (kind === "CloudGroup") return { kind, name, inputs: { name, ...(i % 6 === 0 ? { awsAccountIds: ["111122223333"] } : {}) } };
+    if (kind === "BudgetAlert") return { kind, name, inputs: { name, amount: 100 + i, recipients: ["finops@example.com"] } };
+    return { kind, name, inputs: { name, report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["finops@example.com"] } };
+  });
+}
+
+async function inParallel<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLELISM }, worker));
+  return results;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
+  const t0 = performance.now();
+  const result = await work();
+  return { result, seconds: (performance.now() - t0) / 1000 };
+}
+
+interface Created {
+  item: Item;
+  urn: string;
+  id: string;
+  outputs: Json;
+}
+
+/** Check + Create, Read, Delete of every item through the host; seconds per phase. */
+async function throughHost(host: ProviderHost, texts: Record<ResourceKind, string>, items: Item[]) {
+  const create = await timed(() =>
+    inParallel(items, async (item): Promise<Created> => {
+      const u = urn(item.kind, item.name);
+      const checked = await host.check(u, {}, { ...item.inputs, __provider: texts[item.kind] });
+      if (checked.failures.length) throw new Error(`${item.name}: ${JSON.stringify(checked.failures)}`);
+      const created = await host.create(u, checked.inputs);
+      return { item, urn: u, id: created.id, outputs: created.properties };
+    }),
+  );
+  const read = await timed(() => inParallel(create.result, (c) => host.read(c.urn, c.id, c.outputs)));
+  const del = await timed(() => inParallel(create.result, (c) => host.delete(c.urn, c.id, c.outputs)));
+  return { create: create.seconds, read: read.seconds, delete: del.seconds };
+}
+
+const PLURAL: Record<ResourceKind, string> = { CloudGroup: "groups", BudgetAlert: "alerts", ScheduledReport: "reports" };
+
+/** The floor: the same HTTP requests the provider makes, sent directly over one undici pool. */
+async function direct(baseUrl: string, token: string, items: Item[]) {
+  const url = new URL(baseUrl);
+  const pool = new Pool(url.origin, { connections: PARALLELISM, pipelining: 1 });
+  const send = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: Json): Promise<Json> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+    if (body) headers["content-type"] = "application/json";
+    if (method === "POST") headers["idempotency-key"] = crypto.randomUUID();
+    const res = await pool.request({ method, path: `${url.pathname}${path}`, headers, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+  const body = (item: Item): Json => {
+    const i = item.inputs;
+    if (item.kind === "CloudGroup") return { name: i.name, description: "" };
+    if (item.kind === "BudgetAlert") return { ...i, currency: "USD", period: "monthly", groupId: null, thresholds: [{ percent: 100, basis: "actual" }], webhookUrl: null, enabled: true };
+    return { ...i, groupId: null, format: "csv", enabled: true };
+  };
+  const create = await timed(() =>
+    inParallel(items, async (item) => {
+      const created = await send("POST", `/${PLURAL[item.kind]}`, body(item));
+      const members = item.inputs.awsAccountIds as string[] | undefined;
+      if (members) await send("PUT", `/groups/${String(created.id)}/members`, { members: members.map((accountId) => ({ provider: "aws", accountId })) });
+      return { kind: item.kind, id: String(created.id) };
+    }),
+  );
+  const read = await timed(() => inParallel(create.result, (c) => send("GET", `/${PLURAL[c.kind]}/${c.id}`)));
+  const del = await timed(() => inParallel(create.result, (c) => send("DELETE", `/${PLURAL[c.kind]}/${c.id}`)));
+  await pool.close();
+  return { create: create.seconds, read: read.seconds, delete: del.seconds };
+}
+
+/** A pass-through HTTP proxy that counts requests; ids in paths are folded so counts group by endpoint. */
+async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; server: Server }> {
+  const origin = new URL(target);
+  const counts = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const key = `${req.method} ${(req.url ?? "").replace(/\/(grp|alr|rpt)_[0-9a-z]+/g, "/{id}").replace(/\?.*$/, "")}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const upstream = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}${origin.pathname}`, counts, server };
+}
+
+/** HTTP requests per provider operation, per kind, through the counting proxy. */
+async function requestsPerOperation(baseUrl: string, token: string, texts: Record<ResourceKind, string>) {
+  const proxy = await countingProxy(baseUrl);
+  const host = await startProviderHost();
+  try {
+    await host.configure({ "cloudcost:apiUrl": proxy.url, "cloudcost:apiToken": secret(token) });
+    const out: Record<string, Record<string, number>> = {};
+    for (const kind of KINDS) {
+      // Groups: every one with a member, so the figure is the worst case (POST + PUT members).
+      const items = workload(COUNT_SAMPLE * 3, `count-${kind}`)
+        .filter((i) => i.kind === kind)
+        .map((i) => (kind === "CloudGroup" ? { ...i, inputs: { ...i.inputs, awsAccountIds: ["111122223333"] } } : i));
+      const perPhase: Record<string, number> = {};
+      let created: Created[] = [];
+      for (const phase of ["check+create", "read", "delete"] as const) {
+        proxy.counts.clear();
+        if (phase === "check+create") {
+          created = await inParallel(items, async (item) => {
+            const u = urn(item.kind, item.name);
+            const checked = await host.check(u, {}, { ...item.inputs, __provider: texts[item.kind] });
+            const c = await host.create(u, checked.inputs);
+            return { item, urn: u, id: c.id, outputs: c.properties };
+          });
+        } else if (phase === "read") await inParallel(created, (c) => host.read(c.urn, c.id, c.outputs));
+        else await inParallel(created, (c) => host.delete(c.urn, c.id, c.outputs));
+        perPhase[phase] = [...proxy.counts.values()].reduce((a, b) => a + b, 0) / items.length;
+      }
+      out[kind] = perPhase;
+    }
+    return out;
+  } finally {
+    await host.stop();
+    proxy.server.close();
+  }
+}
+
+export async function providerBench(): Promise<Record<string, unknown>> {
+  const n = Math.max(3, Number(process.env.BENCH_PROVIDER_N ?? 1000));
+  const sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
+  try {
+    const token = await sandbox.token();
+    const texts = Object.fromEntries(await Promise.all(KINDS.map(async (k) => [k, await providerText(k)] as const))) as Record<ResourceKind, string>;
+
+    const t0 = performance.now();
+    const host = await startProviderHost();
+    let coldStartMs: number;
+    let viaHost: Awaited<ReturnType<typeof throughHost>>;
+    try {
+      await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+      const first = workload(1, "cold")[0]!;
+      const checked = await host.check(urn(first.kind, first.name), {}, { ...first.inputs, __provider: texts[first.kind] });
+      const created = await host.create(urn(first.kind, first.name), checked.inputs);
+      coldStartMs = Math.round(performance.now() - t0);
+      await host.delete(urn(first.kind, first.name), created.id, created.properties);
+      viaHost = await throughHost(host, texts, workload(n, "bench"));
+    } finally {
+      await host.stop();
+    }
+    const floor = await direct(sandbox.baseUrl, token, workload(n, "floor"));
+    const perOp = await requestsPerOperation(sandbox.baseUrl, token, texts);
+
+    const rate = (s: number) => Math.round(n / s);
+    const phases = ["create", "read", "delete"] as const;
+    return {
+      resources: n,
+      parallelism: PARALLELISM,
+      opsPerSecond: Object.fromEntries(phases.map((p) => [p, rate(viaHost[p])])),
+      floorOpsPerSecond: Object.fromEntries(phases.map((p) => [p, rate(floor[p])])),
+      ratioToFloor: Object.fromEntries(phases.map((p) => [p, Math.round((floor[p] / viaHost[p]) * 100) / 100])),
+      httpRequestsPerOperation: perOp,
+      serializedProviderBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),
+      hostColdStartToFirstCreateMs: coldStartMs,
+    };
+  } finally {
+    await sandbox.dispose();
+  }
+}

@@ -1,0 +1,43 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { CloudCostClient, ConnectedAccount, CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "@cloudcost/api";
+import { clientFor } from "./runtime/clients";
+
+/**
+ * Cost reads for use inside a Pulumi program (they run in the program process and are never serialized).
+ * Settings come from the `cloudcost` stack config with `CLOUDCOST_*` environment fallbacks, as for the
+ * resources.
+ */
+function programClient(): CloudCostClient {
+  const config = new pulumi.Config("cloudcost");
+  return clientFor((key) => config.get(key));
+}
+
+/** An inclusive date window (YYYY-MM-DD, at most 366 days) and an optional Cloud Group. */
+export type CostWindow = CostQuery;
+
+/** Totals, per-provider split and forecast for a window (`GET /cost/summary`). */
+export function getCostSummary(args: CostWindow): Promise<CostSummary> {
+  return programClient().getCostSummary(args);
+}
+/** Cost per service, largest first (`GET /cost/services`). */
+export function getCostByService(args: CostWindow): Promise<CostByService> {
+  return programClient().getCostByService(args);
+}
+/** Cost per day (`GET /cost/daily`). */
+export function getCostByDay(args: CostWindow): Promise<CostByDay> {
+  return programClient().getCostByDay(args);
+}
+/** Actual and forecast cost per day with an 80% interval (`GET /cost/forecast`). */
+export function getCostForecast(args: CostWindow): Promise<CostForecast> {
+  return programClient().getCostForecast(args);
+}
+/** The window against the window of the same length right before it (`GET /cost/comparison`). */
+export function getCostComparison(args: CostWindow): Promise<CostComparison> {
+  return programClient().getCostComparison(args);
+}
+/** Every cloud account connected to the organization (all pages of `GET /accounts`). */
+export async function getAccounts(): Promise<ConnectedAccount[]> {
+  const all: ConnectedAccount[] = [];
+  for await (const account of programClient().listAccounts()) all.push(account);
+  return all;
+}

@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto";
+import { CloudCostClient } from "@cloudcost/api";
+import type { ConfigLookup } from "./settings";
+import { resolveSettings } from "./settings";
+
+/** One client per (apiUrl, credentials) per process: all resources share its pools and cached OAuth token. */
+const clients = new Map<string, CloudCostClient>();
+
+let stackConfig: ConfigLookup = () => undefined;
+
+/** Remembers the stack config the dynamic-provider host hands to `configure`. */
+export function useStackConfig(config: ConfigLookup): void {
+  stackConfig = config;
+}
+
+/** The shared client for the settings `config` resolves to; throws a SettingsError naming what is missing. */
+export function clientFor(config: ConfigLookup): CloudCostClient {
+  const settings = resolveSettings(config);
+  // A digest keeps the map key short and free of credentials.
+  const key = createHash("sha256").update(JSON.stringify(settings)).digest("hex");
+  let client = clients.get(key);
+  if (!client) {
+    client = new CloudCostClient({ baseUrl: settings.apiUrl, auth: settings.auth });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** The client for the stack config of the running dynamic-provider host. */
+export function currentClient(): CloudCostClient {
+  return clientFor(stackConfig);
+}

@@ -1,0 +1,29 @@
+import type { CloudCostClient, z } from "@cloudcost/api";
+import type { Failure } from "./failures";
+import type { Props } from "./normalise";
+
+/**
+ * What differs between the three resources; `handlers.ts` turns a spec into the dynamic provider's
+ * check/diff/create/read/update/delete.
+ */
+export interface ResourceSpec<Checked extends Props, Live extends { id: string }> {
+  /** Type name for messages, e.g. "CloudGroup". */
+  typeName: string;
+  /** Inputs validated by check: the contract's input schema plus `adoptId`; strict, so unknown keys fail. */
+  schema: z.ZodObject;
+  /** Canonical spelling of raw inputs or stored outputs: defaults, sets sorted/de-duplicated, case folded. */
+  normalise(props: Props): Props;
+  /** Rules that span fields and are not in the schema (none may throw). */
+  crossFieldFailures?(checked: Checked): Failure[];
+  /** The inputs diff compares (every input but `adoptId`, which only matters at create). */
+  diffKeys: readonly string[];
+  /** Plain-JSON outputs of a live object (no `id`: Pulumi keeps that apart). */
+  outputs(live: Live): Props;
+  /** The inputs that would produce a live object, so refresh shows drift made outside Pulumi. */
+  inputs(live: Live): Props;
+  get(client: CloudCostClient, id: string): Promise<Live>;
+  create(client: CloudCostClient, inputs: Checked): Promise<Live>;
+  /** Sends only what `changed` names; resolves undefined when nothing had to be sent. */
+  update(client: CloudCostClient, id: string, inputs: Checked, changed: readonly string[]): Promise<Live | undefined>;
+  remove(client: CloudCostClient, id: string): Promise<void>;
+}

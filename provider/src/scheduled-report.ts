@@ -1,0 +1,94 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProvider } from "./dynamic-provider";
+
+export type ReportKind = "summary" | "services" | "daily" | "forecast" | "comparison";
+export type DayOfWeek = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+
+/** When a report runs. */
+export interface ScheduleArgs {
+  frequency: "daily" | "weekly" | "monthly";
+  /** Required for (and only allowed with) weekly schedules. */
+  dayOfWeek?: DayOfWeek;
+  /** 1–31; required for (and only allowed with) monthly schedules; 29–31 fall on the last day of shorter months. */
+  dayOfMonth?: number;
+  /** Time of day, HH:MM (24-hour). */
+  time: string;
+  /** IANA time-zone name, e.g. "Europe/Berlin". */
+  timezone: string;
+}
+
+/** The schedule as the service reports it: the day fields that do not apply are null. */
+export interface ScheduleOutput {
+  frequency: "daily" | "weekly" | "monthly";
+  dayOfWeek: DayOfWeek | null;
+  dayOfMonth: number | null;
+  time: string;
+  timezone: string;
+}
+
+/** Inputs of a {@link ScheduledReport}. */
+export interface ScheduledReportArgs {
+  /** 1–100 characters. */
+  name: pulumi.Input<string>;
+  /** Which cost read the report delivers. */
+  report: pulumi.Input<ReportKind>;
+  /** The Cloud Group the report covers; omit for the whole organization. */
+  groupId?: pulumi.Input<string>;
+  schedule: pulumi.Input<ScheduleArgs>;
+  /** Default "csv". */
+  format?: pulumi.Input<"csv" | "pdf">;
+  /** 1–50 e-mail addresses (a set, compared case-insensitively). */
+  recipients: pulumi.Input<pulumi.Input<string>[]>;
+  /** Default true. */
+  enabled?: pulumi.Input<boolean>;
+  /** Take over this existing report instead of creating one; see README "Adoption". */
+  adoptId?: pulumi.Input<string>;
+}
+
+const provider = dynamicProvider("ScheduledReport");
+
+/** A scheduled report (`/reports`): a cost read delivered by e-mail on a schedule. */
+export class ScheduledReport extends pulumi.dynamic.Resource {
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/cloudcost:ScheduledReport";
+
+  declare readonly name: pulumi.Output<string>;
+  declare readonly report: pulumi.Output<ReportKind>;
+  /** null for the whole organization. */
+  declare readonly groupId: pulumi.Output<string | null>;
+  declare readonly schedule: pulumi.Output<ScheduleOutput>;
+  declare readonly format: pulumi.Output<"csv" | "pdf">;
+  /** Lower-cased and sorted. */
+  declare readonly recipients: pulumi.Output<string[]>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** Next delivery (UTC); null while disabled. */
+  declare readonly nextRunAt: pulumi.Output<string | null>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: ScheduledReportArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = {
+      name: args.name,
+      report: args.report,
+      groupId: args.groupId,
+      schedule: args.schedule,
+      format: args.format,
+      recipients: args.recipients,
+      enabled: args.enabled,
+      adoptId: args.adoptId,
+      nextRunAt: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    };
+    super(provider, name, props, opts, "cloudcost", "ScheduledReport");
+  }
+
+  /** Read-only lookup of an existing report by id: its outputs are live, and Pulumi never changes or deletes it. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ScheduledReport {
+    // Every input left undefined: the engine calls Read only, which returns the live object.
+    return new ScheduledReport(name, {} as ScheduledReportArgs, { ...opts, id });
+  }
+
+  static override isInstance(obj: unknown): obj is ScheduledReport {
+    return pulumi.Resource.isInstance(obj) && (obj as unknown as { __pulumiType: string }).__pulumiType === ScheduledReport.__pulumiType;
+  }
+}

@@ -1,0 +1,202 @@
+import { ApiError, CloudCostClient, CloudGroupPage, closeAllPools, type RequestEvent } from "@cloudcost/api";
+import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+
+/** Records every HTTP attempt the client makes. */
+function recorder() {
+  const events: RequestEvent[] = [];
+  return { events, onRequest: (e: RequestEvent) => events.push(e), count: (operation: string) => events.filter((e) => e.operation === operation).length };
+}
+
+afterAll(() => closeAllPools());
+
+describe("client against the sandbox", () => {
+  let sandbox: RunningSandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    token = await sandbox.token();
+  });
+  afterAll(() => sandbox.dispose());
+
+  it("authenticates with an API token and round-trips a group", async () => {
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+    const created = await client.createGroup({ name: "Round trip", description: "d" });
+    expect(created.id).toMatch(/^grp_/);
+    const withMembers = await client.replaceMembers(created.id, [{ provider: "aws", accountId: "111122223333" }]);
+    expect(withMembers.members).toEqual([{ provider: "aws", accountId: "111122223333" }]);
+    expect((await client.getGroup(created.id)).members).toHaveLength(1);
+    await client.deleteGroup(created.id);
+    await expect(client.getGroup(created.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("follows nextCursor through every page", async () => {
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+    const names = ["Page a", "Page b", "Page c", "Page d", "Page e"];
+    for (const name of names) await client.createGroup({ name });
+    const rec = recorder();
+    const paging = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token }, onRequest: rec.onRequest });
+    const seen: string[] = [];
+    for await (const g of paging.paginate("listGroups", CloudGroupPage, 2)) seen.push(g.name);
+    expect(seen).toEqual(expect.arrayContaining(names));
+    expect(new Set(seen).size).toBe(seen.length);
+    // One request per page of two; the server may or may not know that a full last page is the last.
+    expect(rec.count("GET /groups")).toBeGreaterThanOrEqual(Math.ceil(seen.length / 2));
+    expect(rec.count("GET /groups")).toBeLessThanOrEqual(Math.ceil(seen.length / 2) + 1);
+  });
+
+  it("turns a validation problem into an ApiError with field errors and the request id, without the token", async () => {
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+    const err = (await client.createAlert({ name: "x", amount: -5, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] }).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect([400, 422]).toContain(err.status);
+    expect(err.errors?.map((f) => f.path)).toContain("body.amount");
+    expect(err.requestId).toMatch(/^req_/);
+    expect(err.message).toContain(err.requestId);
+    expect(err.message).not.toContain(token);
+  });
+
+  it("reports a rejected API token as a 401 ApiError that does not echo the token", async () => {
+    const revoked = await sandbox.token();
+    expect((await sandbox.cli(["token", "revoke", "--org", "demo", revoked])).code).toBe(0);
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: revoked } });
+    const err = (await client.getCostSummary({ from: "2026-10-01", to: "2026-10-31" }).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(401);
+    expect(err.attempts).toBe(1);
+    expect(err.message).not.toContain(revoked);
+  });
+
+  it("client credentials: one token request shared by concurrent calls", async () => {
+    const oauth = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const rec = recorder();
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret }, onRequest: rec.onRequest });
+    await Promise.all(Array.from({ length: 8 }, () => client.getCostSummary({ from: "2026-10-01", to: "2026-10-31" })));
+    await client.getCostByService({ from: "2026-10-01", to: "2026-10-31" });
+    expect(rec.count("POST /oauth/token")).toBe(1);
+    expect(rec.count("GET /cost/summary")).toBe(8);
+  });
+
+  it("client credentials: a deleted client fails with the OAuth error, not the secret", async () => {
+    const oauth = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read", "--json"]);
+    const r = await sandbox.cli(["client", "delete", "--org", "demo", oauth.client_id]);
+    expect(r.code).toBe(0);
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret } });
+    const err = (await client.listAccounts().next().catch((e: unknown) => e)) as ApiError;
+    expect(err.oauthError).toBe("invalid_client");
+    expect(err.message).toContain("invalid_client");
+    expect(err.message).not.toContain(oauth.client_secret);
+  });
+});
+
+describe("client credentials with short-lived tokens (serve --token-ttl 2)", () => {
+  let sandbox: RunningSandbox;
+  let creds: { client_id: string; client_secret: string };
+  beforeAll(async () => {
+    sandbox = await startSandbox({ args: ["--token-ttl", "2"] });
+    creds = await sandbox.cliJson(["client", "create", "--org", "demo", "--scopes", "read", "--json"]);
+  });
+  afterAll(() => sandbox.dispose());
+  afterEach(() => jest.restoreAllMocks());
+
+  const summary = (c: CloudCostClient) => c.getCostSummary({ from: "2026-10-01", to: "2026-10-31" });
+
+  it("fetches a new token once the cached one is due to expire", async () => {
+    const rec = recorder();
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: creds.client_id, clientSecret: creds.client_secret }, onRequest: rec.onRequest });
+    await summary(client);
+    await new Promise((r) => setTimeout(r, 2_100));
+    await summary(client);
+    expect(rec.count("POST /oauth/token")).toBe(2);
+    expect(rec.events.filter((e) => e.status === 401)).toHaveLength(0);
+  });
+
+  it("refreshes exactly once after a 401 for a token the client still believed valid", async () => {
+    const rec = recorder();
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: creds.client_id, clientSecret: creds.client_secret }, onRequest: rec.onRequest });
+    const issuedAt = Date.now();
+    await summary(client);
+    await new Promise((r) => setTimeout(r, 2_200));
+    // The server's token has expired; the client's clock is held back so it still trusts its cache.
+    jest.spyOn(Date, "now").mockReturnValue(issuedAt);
+    await summary(client);
+    expect(rec.events.map((e) => `${e.operation} ${e.status}`)).toEqual([
+      "POST /oauth/token 200",
+      "GET /cost/summary 200",
+      "GET /cost/summary 401",
+      "POST /oauth/token 200",
+      "GET /cost/summary 200",
+    ]);
+  });
+});
+
+describe("retries against injected faults", () => {
+  it("a create retried after faults (reset-after included) never duplicates", async () => {
+    const sandbox = await startSandbox({ args: ["--faults", "0.4", "--fault-seed", "11", "--fault-kinds", "429,503,reset,reset-after", "--fault-latency-ms", "10"] });
+    try {
+      const rec = recorder();
+      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token() }, retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 20 }, onRequest: rec.onRequest });
+      const names = Array.from({ length: 12 }, (_, i) => `Faulty ${i}`);
+      for (const name of names) await client.createGroup({ name });
+      const clean = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token() }, retry: { maxAttempts: 8, baseDelayMs: 5 } });
+      const all: string[] = [];
+      for await (const g of clean.listGroups()) all.push(g.name);
+      expect(all.filter((n) => n.startsWith("Faulty")).sort()).toEqual([...names].sort());
+      expect(rec.events.filter((e) => e.operation === "POST /groups" && e.status !== 201).length).toBeGreaterThan(0);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  describe("every request answered 503", () => {
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ args: ["--faults", "1", "--fault-kinds", "503"] });
+    });
+    afterAll(() => sandbox.dispose());
+    const client = () => new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2 } });
+
+    it("retries an idempotent GET up to the attempt budget", async () => {
+      const err = (await client().getGroup("grp_0123456789").catch((e: unknown) => e)) as ApiError;
+      expect(err).toMatchObject({ status: 503, attempts: 2 });
+      expect(err.requestId).toBeDefined();
+    });
+    it("retries a create, which carries an Idempotency-Key", async () => {
+      await expect(client().createGroup({ name: "x" })).rejects.toMatchObject({ status: 503, attempts: 2 });
+    });
+    it("gives up at once when Retry-After is longer than the client will wait", async () => {
+      const impatient = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 5, maxRetryAfterMs: 500 } });
+      await expect(impatient.getGroup("grp_0123456789")).rejects.toMatchObject({ status: 503, attempts: 1 });
+    });
+    it("does not retry a PATCH", async () => {
+      await expect(client().updateGroup("grp_0123456789", { name: "y" })).rejects.toMatchObject({ status: 503, attempts: 1 });
+    });
+  });
+
+  it("retries a 429 for any method, honouring Retry-After, and gives up at the budget", async () => {
+    const sandbox = await startSandbox({ args: ["--faults", "1", "--fault-kinds", "429"] });
+    try {
+      const rec = recorder();
+      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2 }, onRequest: rec.onRequest });
+      await expect(client.updateGroup("grp_0123456789", { name: "y" })).rejects.toMatchObject({ status: 429, attempts: 2 });
+      expect(rec.events.map((e) => e.status)).toEqual([429, 429]);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it("bounds the time of each attempt", async () => {
+    const sandbox = await startSandbox({ args: ["--faults", "1", "--fault-kinds", "latency", "--fault-latency-ms", "1500"] });
+    try {
+      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, timeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+      await expect(client.getGroup("grp_0123456789")).rejects.toMatchObject({ status: 0, title: "request timed out", attempts: 2 });
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it("reports a refused connection after retrying idempotent calls", async () => {
+    const client = new CloudCostClient({ baseUrl: "http://127.0.0.1:9/api/v1", auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const err = (await client.getGroup("grp_0123456789").catch((e: unknown) => e)) as ApiError;
+    expect(err).toMatchObject({ status: 0, title: "connection failed", attempts: 2 });
+    expect(err.message).toContain("ECONNREFUSED");
+  });
+});
