@@ -1,5 +1,14 @@
+import { policiesBench } from "./policies";
+import { providerBench } from "./provider";
+import { requestsBench } from "./proof-requests";
+import { sandboxBench } from "./sandbox";
 /** Each benchmark area: runs its measurements (with their own same-run baseline) and returns a JSON summary. */
 export type BenchArea = () => Promise<Record<string, unknown>>;
 
 // Areas register here: `sandbox`, `policies`, `provider`, ...
-export const areas: Record<string, BenchArea> = {};
+export const areas: Record<string, BenchArea> = {
+  policies: policiesBench,
+  provider: providerBench,
+  requests: requestsBench,
+  sandbox: sandboxBench,
+};

@@ -1,0 +1,102 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
+import { cliStory, type StoryOutcome } from "./cli-story";
+import { harnessStory } from "./harness-story";
+import { detail, step } from "./output";
+import { findPulumiCli } from "./pulumi-cli";
+import { REPO, type DemoCredentials } from "./story";
+
+/** The sandbox's documented portal user (sandbox/OAUTH.md, "Seeded user"). */
+const PORTAL_USER = { email: "demo@cloudcost.dev", password: "sandbox-demo-password" };
+
+interface Options {
+  /** End after the story instead of serving the portal (the test suite uses this). */
+  exit: boolean;
+  dataDir: string;
+  /** `auto`: the Pulumi CLI when it can be had, else the harness. */
+  engine: "auto" | "cli" | "harness";
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: { exit: { type: "boolean", default: false }, data: { type: "string" }, engine: { type: "string" } },
+    allowPositionals: false,
+  });
+  const engine = values.engine ?? process.env.CLOUDCOST_DEMO_ENGINE ?? "auto";
+  if (engine !== "auto" && engine !== "cli" && engine !== "harness") throw new Error(`--engine must be auto, cli or harness, not "${engine}"`);
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
+  return {
+    exit: values.exit || process.env.CLOUDCOST_DEMO_EXIT === "1",
+    dataDir: resolve(values.data ?? process.env.CLOUDCOST_DEMO_DATA ?? join(REPO, ".sandbox", `demo-${stamp}`)),
+    engine,
+  };
+}
+
+/** An OAuth client with read and write scopes, made with the sandbox CLI (the portal's API Access page does the same). */
+async function createCredentials(sandbox: RunningSandbox): Promise<DemoCredentials> {
+  const client = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--name", "pulumi-demo", "--scopes", "read,write", "--json"]);
+  return { apiUrl: sandbox.baseUrl, clientId: client.client_id, clientSecret: client.client_secret };
+}
+
+async function runStory(opts: Options, creds: DemoCredentials): Promise<StoryOutcome> {
+  if (opts.engine !== "harness") {
+    const lookup = await findPulumiCli();
+    if (lookup.found) return cliStory(lookup.cli, creds, opts.dataDir);
+    if (opts.engine === "cli") throw new Error(`the Pulumi CLI is required (--engine cli) but ${lookup.reason}`);
+    console.log(`\nPulumi CLI unavailable (${lookup.reason}): running the same story through the real dynamic-provider host and policy-pack processes instead.`);
+  }
+  return harnessStory(creds);
+}
+
+function summarize(outcome: StoryOutcome): boolean {
+  step("Summary");
+  const line = (ok: boolean, text: string) => detail(`${ok ? "ok  " : "FAIL"} ${text}`);
+  line(outcome.deployed, "deployed the quickstart with the policy pack");
+  line(outcome.driftShown, "refresh showed the change made behind Pulumi's back");
+  line(outcome.policyBlocked, "the policy pack rejected examples/policy-violations");
+  line(outcome.destroyed, "destroyed everything the stack created");
+  return outcome.deployed && outcome.driftShown && outcome.policyBlocked && outcome.destroyed;
+}
+
+function serveUntilInterrupted(sandbox: RunningSandbox): void {
+  step("The sandbox keeps serving: look around");
+  detail(`Portal:   ${sandbox.origin}/portal`);
+  detail(`Sign in:  ${PORTAL_USER.email} / ${PORTAL_USER.password}`);
+  detail(`API:      ${sandbox.baseUrl}`);
+  detail("Press Ctrl-C to stop.");
+  process.once("SIGINT", () => {
+    console.log("\nStopping the sandbox (its data folder stays) ...");
+    void sandbox.stop().then(() => process.exit(0));
+  });
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  mkdirSync(opts.dataDir, { recursive: true });
+  step("Start the sandbox on a fresh data folder");
+  detail(`Data folder: ${opts.dataDir}`);
+  const sandbox = await startSandbox({ dataDir: opts.dataDir });
+  detail(`API: ${sandbox.baseUrl}   Portal: ${sandbox.origin}/portal`);
+  try {
+    step("Create credentials: an OAuth client with the read and write scopes");
+    const creds = await createCredentials(sandbox);
+    detail(`client_id ${creds.clientId}; its secret goes into the stack config as a secret and is not shown`);
+    const ok = summarize(await runStory(opts, creds));
+    if (opts.exit) {
+      await sandbox.stop();
+      process.exitCode = ok ? 0 : 1;
+      return;
+    }
+    serveUntilInterrupted(sandbox);
+  } catch (err) {
+    await sandbox.stop();
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`\ndemo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

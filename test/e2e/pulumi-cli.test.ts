@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findPulumiCli } from "../../scripts/demo/pulumi-cli";
+import { runDemo, stateOf, type DemoRun, type SandboxState } from "./demo-run";
+
+/**
+ * The real Pulumi CLI flow: `pulumi up` with the policy pack, drift found by `pulumi preview --refresh`,
+ * a stack the pack rejects, `pulumi destroy` — all on a local file backend against a sandbox. Opt-in
+ * (`CLOUDCOST_E2E_CLI=1`) because it needs the CLI, which our CI machines cannot download.
+ */
+const enabled = process.env.CLOUDCOST_E2E_CLI === "1";
+
+(enabled ? describe : describe.skip)("the real Pulumi CLI end to end (CLOUDCOST_E2E_CLI=1)", () => {
+  let dataDir: string;
+  let run: DemoRun;
+  let state: SandboxState;
+
+  beforeAll(async () => {
+    const lookup = await findPulumiCli();
+    if (!lookup.found) throw new Error(`CLOUDCOST_E2E_CLI=1 but no Pulumi CLI: ${lookup.reason}`);
+    dataDir = mkdtempSync(join(tmpdir(), "cloudcost-e2e-cli-"));
+    run = await runDemo("cli", dataDir, 540_000);
+    state = await stateOf(dataDir);
+  }, 600_000);
+
+  afterAll(() => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("deploys the quickstart with the policy pack", () => {
+    expect(run.stdout).toMatch(/pulumi up --yes --skip-preview --stack demo --policy-pack/);
+    expect(run.stdout).toMatch(/ok\s+deployed the quickstart/);
+  });
+
+  it("shows the change made behind Pulumi's back in `pulumi preview --refresh`", () => {
+    expect(run.stdout).toMatch(/amount.*7500|7500.*amount/);
+    expect(run.stdout).toMatch(/ok\s+refresh showed the change/);
+  });
+
+  it("is stopped by the policy pack on examples/policy-violations", () => {
+    expect(run.stdout).toMatch(/mandatory/);
+    expect(run.stdout).toMatch(/budget-alert-group-scope/);
+    expect(run.stdout).toMatch(/ok\s+the policy pack rejected/);
+  });
+
+  it("destroys what it created and ends by itself", () => {
+    expect(run.code).toBe(0);
+    expect(state).toEqual({ groups: [{ name: "Production", source: "portal" }], alerts: 0, reports: 0 });
+  });
+});

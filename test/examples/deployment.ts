@@ -1,0 +1,56 @@
+import * as pulumi from "@pulumi/pulumi";
+import { CloudCostClient, closeAllPools } from "@cloudcost/api";
+import { ForwardingMocks, outputValue } from "../harness/mock-engine";
+import { secret, startProviderHost, type ProviderHost } from "../harness/provider-host";
+import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+
+/** A sandbox, the real dynamic-provider host configured for it, and mocks forwarding a program to that host. */
+export interface Deployment {
+  sandbox: RunningSandbox;
+  host: ProviderHost;
+  engine: ForwardingMocks;
+  /** Reads the sandbox the way a user would check it: through the API. */
+  api: CloudCostClient;
+  stop(): Promise<void>;
+}
+
+export async function startDeployment(): Promise<Deployment> {
+  const sandbox = await startSandbox();
+  const token = await sandbox.token("read,write");
+  const host = await startProviderHost();
+  await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+  // The cost-data functions run in the program's own process and read the same settings from the environment.
+  const saved = { url: process.env.CLOUDCOST_API_URL, token: process.env.CLOUDCOST_API_TOKEN };
+  process.env.CLOUDCOST_API_URL = sandbox.baseUrl;
+  process.env.CLOUDCOST_API_TOKEN = token;
+  const engine = new ForwardingMocks(host);
+  pulumi.runtime.setMocks(engine, engine.project, engine.stack, false);
+  const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+  return {
+    sandbox,
+    host,
+    engine,
+    api,
+    stop: async () => {
+      process.env.CLOUDCOST_API_URL = saved.url;
+      process.env.CLOUDCOST_API_TOKEN = saved.token;
+      if (saved.url === undefined) delete process.env.CLOUDCOST_API_URL;
+      if (saved.token === undefined) delete process.env.CLOUDCOST_API_TOKEN;
+      await host.stop();
+      await sandbox.dispose();
+      await closeAllPools();
+    },
+  };
+}
+
+/** The value of a stack output (an Output, or a plain value such as a map of Outputs). */
+export async function valueOf<T>(output: unknown): Promise<T> {
+  return outputValue(pulumi.output(output) as pulumi.Output<T>);
+}
+
+/** The id of the resource the program registered as `name`. */
+export function idOf(d: Deployment, name: string): string {
+  const r = d.engine.resources.find((x) => x.name === name);
+  if (!r) throw new Error(`the program registered no resource named ${name}`);
+  return r.id;
+}
