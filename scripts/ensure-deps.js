@@ -2,8 +2,12 @@
 "use strict";
 /**
  * `predemo` / `pretest`: makes `npm run demo` and `npm test` work right after cloning, with nothing
- * installed. Runs `npm ci` only when `node_modules` is missing or older than `package-lock.json`;
- * otherwise it returns at once. Plain JavaScript with no dependencies: it runs before any exist.
+ * installed. Installs the locked versions only when `node_modules` is missing or older than
+ * `package-lock.json`; otherwise it returns at once. Plain JavaScript with no dependencies: it runs
+ * before any exist. `npm install` rather than `npm ci`: npm records only the platform-specific optional
+ * binaries (@swc/core-*, …) that the registry it used serves, and `npm ci`'s lockfile check then
+ * rejects the lock on any registry or platform that differs (npm/cli#4828, #8805); `npm install` installs
+ * the same locked versions and adds what the current platform needs.
  */
 const { spawnSync } = require("node:child_process");
 const { existsSync, statSync } = require("node:fs");
@@ -26,15 +30,15 @@ function installEnv() {
 }
 
 if (!isUpToDate()) {
-  console.log("Installing dependencies (npm ci) ...");
-  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
+  console.log("Installing dependencies (npm install, locked versions) ...");
+  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund"], {
     cwd: root,
     env: installEnv(),
     stdio: "inherit",
     shell: process.platform === "win32",
   });
   if (result.status !== 0) {
-    console.error("npm ci failed; see the output above.");
+    console.error("npm install failed; see the output above.");
     process.exit(result.status ?? 1);
   }
 }

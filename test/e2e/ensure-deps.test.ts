@@ -16,7 +16,7 @@ function scratchCheckout(): string {
   mkdirSync(join(dir, "bin"));
   copyFileSync(SCRIPT, join(dir, "scripts", "ensure-deps.js"));
   writeFileSync(join(dir, "package-lock.json"), "{}");
-  // The stand-in npm writes its arguments and the nodedir it saw, then "installs" like npm ci does.
+  // The stand-in npm writes its arguments and the nodedir it saw, then "installs" like npm install does.
   const fakeNpm = `#!/bin/sh\necho "$* nodedir=$npm_config_nodedir" >> "${dir}/npm-calls"\nmkdir -p "${dir}/node_modules" && echo {} > "${dir}/node_modules/.package-lock.json"\n`;
   writeFileSync(join(dir, "bin", "npm"), fakeNpm);
   chmodSync(join(dir, "bin", "npm"), 0o755);
@@ -40,12 +40,12 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("scripts/ensure-deps.js", () => {
-  it("runs npm ci on a fresh clone (no node_modules)", async () => {
+  it("installs the locked dependencies on a fresh clone (no node_modules)", async () => {
     const result = await ensureDeps();
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Installing dependencies (npm ci)");
+    expect(result.stdout).toContain("Installing dependencies (npm install, locked versions)");
     const nodedir = existsSync("/usr/include/node/node.h") ? "/usr" : "";
-    expect(calls()).toEqual([`ci --no-audit --no-fund nodedir=${nodedir}`]);
+    expect(calls()).toEqual([`install --no-audit --no-fund nodedir=${nodedir}`]);
   });
 
   it("does nothing when node_modules is newer than the lockfile", async () => {
@@ -65,6 +65,6 @@ describe("scripts/ensure-deps.js", () => {
 
   it("keeps an npm_config_nodedir the caller set", async () => {
     await ensureDeps({ npm_config_nodedir: "/opt/node" });
-    expect(calls()).toEqual(["ci --no-audit --no-fund nodedir=/opt/node"]);
+    expect(calls()).toEqual(["install --no-audit --no-fund nodedir=/opt/node"]);
   });
 });
