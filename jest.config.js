@@ -8,4 +8,5 @@ module.exports = {
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
   testTimeout: 60_000,
   maxWorkers: 2,
+  reporters: ["default", "<rootDir>/test/summary-reporter.js"],
 };
