@@ -42,7 +42,15 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
 
 /** Assembles the whole sandbox on one origin: the API, the OAuth server and the portal (`/` redirects to it). */
 export async function buildServer(ctx: SandboxContext, options: ServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, genReqId: () => newId("req"), logger: { level: "warn" }, return503OnClosing: true });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newId("req"),
+    logger: { level: "warn" },
+    return503OnClosing: true,
+    // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
+    // before any hook runs; without this they get fastify's own JSON instead of a problem.
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
+  });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -75,7 +75,9 @@ export class CloudCostClient {
     if (input.body !== undefined) headers["content-type"] = "application/json";
     // Kept across every retry of this call, so a replayed create returns the first result.
     if (route.idempotent) headers["idempotency-key"] = newIdempotencyKey();
-    const idempotent = route.method !== "POST" && route.method !== "PATCH" ? true : route.idempotent === true;
+    // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
+    // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key.
+    const idempotent = route.method !== "POST" || route.idempotent === true;
     const request = { origin: this.base.origin, path, method: route.method, headers, body: input.body === undefined ? undefined : JSON.stringify(input.body), idempotent, operation };
 
     let token = await this.tokens.token();
