@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { ApiError } from "@cloudcost/api";
+import { ApiError, type z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 import { currentClient, useStackConfig } from "./clients";
 import { failuresFrom } from "./failures";
@@ -22,13 +22,32 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   });
 }
 
+const withoutUnknowns = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();
+
+/**
+ * The schema without the fields that hold preview unknowns. zod compiles a parser per schema object on
+ * first use, so the picked variants are kept (a handful per resource type) instead of being rebuilt on
+ * every check; with nothing unknown (every `up`) it is the schema itself.
+ */
+function schemaOfKnown(schema: z.ZodObject, unknownKeys: readonly string[]): z.ZodObject {
+  if (unknownKeys.length === 0) return schema;
+  const byKeys = withoutUnknowns.get(schema) ?? new Map<string, z.ZodObject>();
+  withoutUnknowns.set(schema, byKeys);
+  const key = [...unknownKeys].sort().join(",");
+  let picked = byKeys.get(key);
+  if (!picked) {
+    picked = schema.omit(Object.fromEntries(unknownKeys.filter((k) => k in schema.shape).map((k) => [k, true])) as Record<string, true> & Record<number, never>);
+    byKeys.set(key, picked);
+  }
+  return picked;
+}
+
 /** Validates with the contract schema (fields holding preview unknowns are skipped) and normalises. */
 export function check<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, news: Props): pulumi.dynamic.CheckResult {
   const normalised = spec.normalise(withoutReserved(news));
   const unknownKeys = Object.keys(normalised).filter((k) => containsUnknown(normalised[k]));
   const known = Object.fromEntries(Object.entries(normalised).filter(([k]) => !unknownKeys.includes(k)));
-  const mask: Record<string, true> = Object.fromEntries(Object.keys(spec.schema.shape).filter((k) => !unknownKeys.includes(k)).map((k) => [k, true]));
-  const parsed = spec.schema.pick(mask as Record<string, true> & Record<number, never>).safeParse(known);
+  const parsed = schemaOfKnown(spec.schema, unknownKeys).safeParse(known);
   if (!parsed.success) return { inputs: news, failures: failuresFrom(parsed.error, known, spec.typeName) };
   const checked = { ...normalised, ...(parsed.data as Props) };
   const failures = unknownKeys.length === 0 ? (spec.crossFieldFailures?.(checked as C) ?? []) : [];
