@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { Pool } from "undici";
 import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
-import { startSandbox } from "../../test/harness/sandbox";
+import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
 
 /**
  * Area `provider`: N resources (default 1,000; `BENCH_PROVIDER_N` lowers it), a mix of groups (half with a
@@ -13,6 +14,10 @@ import { startSandbox } from "../../test/harness/sandbox";
 const PARALLELISM = 16;
 const KINDS: readonly ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
 const COUNT_SAMPLE = 30;
+/** `getconf CLK_TCK` on Linux, the unit of `/proc/<pid>/stat` CPU times. */
+const CLOCK_TICKS_PER_SECOND = 100;
+/** Round trip added to every API request in the "simulated network" setting. */
+const SIMULATED_RTT_MS = 20;
 
 type Json = Record<string, unknown>;
 interface Item {
@@ -163,44 +168,93 @@ async function requestsPerOperation(baseUrl: string, token: string, texts: Recor
   }
 }
 
+type Phases = Awaited<ReturnType<typeof throughHost>>;
+const PHASES = ["create", "read", "delete"] as const;
+
+/** CPU milliseconds a child process has used so far (Linux `/proc`; 0 where it cannot be read). */
+function childCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+const ownCpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
+
+/** Where the CPU of a run went, in ms per operation, per process. */
+async function cpuPerOperation<T>(pids: Record<string, number | undefined>, ops: number, work: () => Promise<T>): Promise<{ result: T; cpuMsPerOp: Record<string, number> }> {
+  const read = (): Record<string, number> => ({ ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, childCpuMs(pid)])), "engine stand-in (this process)": ownCpuMs() });
+  const before = read();
+  const result = await work();
+  const after = read();
+  return { result, cpuMsPerOp: Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - before[k]!) / ops) * 100) / 100])) };
+}
+
+/** Ops/s through the host and of the undici floor, their ratio, and CPU per operation, for one sandbox. */
+async function versusFloor(sandbox: RunningSandbox, token: string, texts: Record<ResourceKind, string>, n: number, prefix: string) {
+  const host = await startProviderHost();
+  let viaHost: { result: Phases; cpuMsPerOp: Record<string, number> };
+  try {
+    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+    const pids = { "provider host": host.process.pid, sandbox: sandbox.process.pid };
+    viaHost = await cpuPerOperation(pids, n * PHASES.length, () => throughHost(host, texts, workload(n, `${prefix}-host`)));
+  } finally {
+    await host.stop();
+  }
+  const floor = await cpuPerOperation({ sandbox: sandbox.process.pid }, n * PHASES.length, () => direct(sandbox.baseUrl, token, workload(n, `${prefix}-floor`)));
+  const perPhase = (f: (p: (typeof PHASES)[number]) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)]));
+  return {
+    resources: n,
+    opsPerSecond: perPhase((p) => Math.round(n / viaHost.result[p])),
+    floorOpsPerSecond: perPhase((p) => Math.round(n / floor.result[p])),
+    ratioToFloor: perPhase((p) => Math.round((floor.result[p] / viaHost.result[p]) * 100) / 100),
+    cpuMsPerOperation: { viaHost: viaHost.cpuMsPerOp, floor: floor.cpuMsPerOp },
+  };
+}
+
+/** Host cold start: spawn, Configure, Check and the first completed Create. */
+async function coldStart(sandbox: RunningSandbox, token: string, texts: Record<ResourceKind, string>): Promise<number> {
+  const t0 = performance.now();
+  const host = await startProviderHost();
+  try {
+    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+    const first = workload(1, "cold")[0]!;
+    const checked = await host.check(urn(first.kind, first.name), {}, { ...first.inputs, __provider: texts[first.kind] });
+    const created = await host.create(urn(first.kind, first.name), checked.inputs);
+    const ms = Math.round(performance.now() - t0);
+    await host.delete(urn(first.kind, first.name), created.id, created.properties);
+    return ms;
+  } finally {
+    await host.stop();
+  }
+}
+
+/**
+ * Two settings: plain loopback, where the engine stand-in, the host and the sandbox share this machine's
+ * two cores (the ratio then measures CPU per operation, the provider's worst case), and the same run with
+ * every API request delayed by a simulated network round trip (the sandbox's `latency` fault at rate 1),
+ * which is what a real, remote API looks like to a provider.
+ */
 export async function providerBench(): Promise<Record<string, unknown>> {
   const n = Math.max(3, Number(process.env.BENCH_PROVIDER_N ?? 1000));
   const sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
+  const remote = await startSandbox({ args: ["--rate-limit", "0", "--faults", "1", "--fault-kinds", "latency", "--fault-latency-ms", String(SIMULATED_RTT_MS)] });
   try {
     const token = await sandbox.token();
     const texts = Object.fromEntries(await Promise.all(KINDS.map(async (k) => [k, await providerText(k)] as const))) as Record<ResourceKind, string>;
-
-    const t0 = performance.now();
-    const host = await startProviderHost();
-    let coldStartMs: number;
-    let viaHost: Awaited<ReturnType<typeof throughHost>>;
-    try {
-      await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
-      const first = workload(1, "cold")[0]!;
-      const checked = await host.check(urn(first.kind, first.name), {}, { ...first.inputs, __provider: texts[first.kind] });
-      const created = await host.create(urn(first.kind, first.name), checked.inputs);
-      coldStartMs = Math.round(performance.now() - t0);
-      await host.delete(urn(first.kind, first.name), created.id, created.properties);
-      viaHost = await throughHost(host, texts, workload(n, "bench"));
-    } finally {
-      await host.stop();
-    }
-    const floor = await direct(sandbox.baseUrl, token, workload(n, "floor"));
-    const perOp = await requestsPerOperation(sandbox.baseUrl, token, texts);
-
-    const rate = (s: number) => Math.round(n / s);
-    const phases = ["create", "read", "delete"] as const;
+    const hostColdStartToFirstCreateMs = await coldStart(sandbox, token, texts);
+    const loopback = await versusFloor(sandbox, token, texts, n, "loopback");
+    const simulatedNetwork = await versusFloor(remote, await remote.token(), texts, Math.min(n, 300), "remote");
     return {
-      resources: n,
       parallelism: PARALLELISM,
-      opsPerSecond: Object.fromEntries(phases.map((p) => [p, rate(viaHost[p])])),
-      floorOpsPerSecond: Object.fromEntries(phases.map((p) => [p, rate(floor[p])])),
-      ratioToFloor: Object.fromEntries(phases.map((p) => [p, Math.round((floor[p] / viaHost[p]) * 100) / 100])),
-      httpRequestsPerOperation: perOp,
+      loopback,
+      [`simulatedNetwork${SIMULATED_RTT_MS}ms`]: simulatedNetwork,
+      httpRequestsPerOperation: await requestsPerOperation(sandbox.baseUrl, token, texts),
       serializedProviderBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),
-      hostColdStartToFirstCreateMs: coldStartMs,
+      hostColdStartToFirstCreateMs,
     };
   } finally {
-    await sandbox.dispose();
+    await Promise.all([sandbox.dispose(), remote.dispose()]);
   }
 }
