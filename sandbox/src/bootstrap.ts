@@ -1,4 +1,4 @@
-import type { Provider } from "@cloudcost/api";
+import { ALL_SCOPES, type Provider } from "@cloudcost/api";
 import { connectAccount } from "./connect-account";
 import type { SandboxContext } from "./context";
 import { bootstrapIdentity } from "./identity/bootstrap";
@@ -29,7 +29,7 @@ export function bootstrapDataFolder(ctx: SandboxContext): void {
   ctx.db
     .transaction(() => {
       if (ctx.db.prepare("SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
-      const org = ctx.orgs.create(DEMO_ORG, ["read", "write", "run"]);
+      const org = ctx.orgs.create(DEMO_ORG, ALL_SCOPES);
       for (const a of DEMO_ACCOUNTS) connectAccount(ctx, org.id, a.provider, a.accountId, a.name);
       const production = ctx.groups.create(org.id, { name: "Production", description: "Production workloads on both clouds" }, "portal");
       ctx.groups.replaceMembers(org.id, production.id, [DEMO_ACCOUNTS[0]!, DEMO_ACCOUNTS[3]!].map((a) => ({ provider: a.provider, accountId: a.accountId }) as const));

@@ -10,7 +10,7 @@ const USAGE = `usage: cloudcost-sandbox <command> [--data DIR]
   account add --org NAME --provider aws|azure --id ID [--name LABEL] [--json]
   client create --org NAME --scopes read,write,run [--name LABEL] [--json]
   client delete --org NAME CLIENT_ID
-  token create --org NAME --scopes read,write,run [--expires-in SECONDS] [--json]
+  token create --org NAME --scopes read,write,run [--expires-in SECONDS] [--label LABEL] [--json]
   token revoke --org NAME TOKEN
 --data defaults to $CLOUDCOST_SANDBOX_DATA or .sandbox/`;
 

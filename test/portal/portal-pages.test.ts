@@ -123,6 +123,15 @@ describe("portal pages", () => {
     expect(await page("/portal/api-access")).not.toContain("no scopes");
   });
 
+  test("a form posted without a body (CSRF token in a header) is a bad form, never a server error, and changes nothing", async () => {
+    const before = (await api<{ items: CloudGroup[] }>("GET", "/groups")).body.items.length;
+    const csrf = { "csrf-token": hiddenFields(await page("/portal/groups"), "/portal/groups")._csrf! };
+    expect((await agent.postWithoutBody("/portal/groups", csrf)).status).toBe(400);
+    expect((await agent.postWithoutBody("/portal/api-access/tokens", csrf)).status).toBe(400);
+    expect((await agent.postWithoutBody("/portal/api-access/clients", csrf)).status).toBe(400);
+    expect((await api<{ items: CloudGroup[] }>("GET", "/groups")).body.items.length).toBe(before);
+  });
+
   test("forms without the CSRF token change nothing", async () => {
     const response = await agent.post("/portal/groups", { name: "csrf-less" });
     expect(response.status).toBe(403);

@@ -39,6 +39,14 @@ describe("portal sign-in", () => {
     expect(agent.hasCookie("cc_session")).toBe(false);
   });
 
+  test("a sign-in posted without a body (CSRF token in a header) is a failed sign-in, not a server error", async () => {
+    const agent = new UserAgent(sb.origin);
+    const csrf = hiddenFields(await (await agent.get("/portal/sign-in")).text(), "/portal/sign-in")._csrf!;
+    const response = await agent.postWithoutBody("/portal/sign-in", { "csrf-token": csrf });
+    expect(response.status).toBe(401);
+    expect(agent.hasCookie("cc_session")).toBe(false);
+  });
+
   test("a sign-in form without its CSRF token is refused", async () => {
     const agent = new UserAgent(sb.origin);
     await agent.get("/portal/sign-in");

@@ -85,6 +85,13 @@ describe("cost reads over the synthetic dataset", () => {
     expect(Problem.parse(r.body).errors?.map((e) => e.path)).toContain(path);
   });
 
+  it("refuses a comparison whose previous window would start before 0000-01-01 (400 naming query.from)", async () => {
+    const r = await call(sandbox, "GET", "/cost/comparison?from=0000-01-01&to=0000-01-05", { token });
+    expect(r.status).toBe(400);
+    expect(Problem.parse(r.body).errors?.map((e) => e.path)).toEqual(["query.from"]);
+    expect(CostComparison.parse(await read("comparison", "from=0000-01-06&to=0000-01-10")).previous).toMatchObject({ from: "0000-01-01", to: "0000-01-05" });
+  });
+
   it("accepts a whole leap year (366 days) as a window", async () => {
     expect(CostByDay.parse(await read("daily", "from=2024-01-01&to=2024-12-31")).days).toHaveLength(366);
     expect(CostSummary.parse(await read("summary", "from=2024-01-01&to=2024-12-31")).total).toBeGreaterThan(0);

@@ -47,6 +47,14 @@ describe("findings and scans", () => {
     expect(Acknowledgement.parse(again.body)).toEqual(ack);
   });
 
+  it("answers with the finding's own ID when the path spells it with leading zeros", async () => {
+    const target = (await open("recommendations"))[0]!;
+    const r = await call(sandbox, "POST", `/recommendations/00${target.id}/acknowledge`, { token });
+    expect(r.status).toBe(200);
+    expect(Acknowledgement.parse(r.body)).toMatchObject({ id: target.id, kind: "recommendation" });
+    expect((await open("recommendations")).map((f) => f.id)).not.toContain(target.id);
+  });
+
   it("answers 404 when the ID belongs to another kind, to nothing, or is not numeric", async () => {
     const insight = (await open("insights"))[0]!;
     expect((await call(sandbox, "POST", `/recommendations/${insight.id}/acknowledge`, { token })).status).toBe(404);

@@ -1,4 +1,4 @@
-import { BudgetAlert, CloudGroup, ScanRun } from "@cloudcost/api";
+import { BudgetAlert, CloudGroup, FindingPage, ScanRun } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 import { DEMO_AWS, alertBody, call } from "./api-client";
 
@@ -14,11 +14,17 @@ describe("persistence across restarts", () => {
     const group = CloudGroup.parse((await call(first, "POST", "/groups", { token, json: { name: "Durable" } })).body);
     await call(first, "POST", `/groups/${group.id}/members`, { token, json: { provider: "aws", accountId: DEMO_AWS[0] } });
     const alert = BudgetAlert.parse((await call(first, "POST", "/alerts", { token, json: alertBody({ groupId: group.id }) })).body);
+    const openWaste = async (sandbox: RunningSandbox) => FindingPage.parse((await call(sandbox, "GET", "/waste?limit=200", { token })).body).items.map((f) => f.id);
+    const acknowledged = (await openWaste(first))[0]!;
+    expect((await call(first, "POST", `/waste/${acknowledged}/acknowledge`, { token })).status).toBe(200);
     await first.stop();
     const second = await startSandbox({ dataDir: first.dataDir });
     try {
       expect(CloudGroup.parse((await call(second, "GET", `/groups/${group.id}`, { token })).body).members).toEqual([{ provider: "aws", accountId: DEMO_AWS[0] }]);
       expect(BudgetAlert.parse((await call(second, "GET", `/alerts/${alert.id}`, { token })).body).groupId).toBe(group.id);
+      const stillOpen = await openWaste(second);
+      expect(stillOpen.length).toBeGreaterThan(0);
+      expect(stillOpen).not.toContain(acknowledged);
     } finally {
       await second.stop();
     }

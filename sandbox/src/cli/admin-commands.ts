@@ -1,9 +1,10 @@
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, Provider, type Scope } from "@cloudcost/api";
+import { ALL_SCOPES, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, Provider } from "@cloudcost/api";
 import { connectAccount } from "../connect-account";
 import type { SandboxContext } from "../context";
 import { DEFAULT_SCAN_STEP_MS } from "../index";
 import { openContext } from "../open-context";
-import { dataDir, integer, list, parse, required, scopes, string, type Values } from "./arguments";
+import { choice, dataDir, integer, parse, required, scopes, string, type Values } from "./arguments";
+import { UsageError } from "./usage-error";
 
 type Output = (line: string) => void;
 
@@ -18,13 +19,15 @@ function withContext<T>(values: Values, work: (ctx: SandboxContext) => T): T {
 }
 
 const json = (out: Output, value: unknown) => out(JSON.stringify(value));
-const ALL: Scope[] = ["read", "write", "run"];
 
 /** `org create NAME [--permissions read,write,run] [--json]` */
 export function orgCreate(args: readonly string[], out: Output): void {
   const { values, positionals } = parse(args, { permissions: { type: "string" }, json: { type: "boolean" } }, ["NAME"]);
-  const permissions = scopes(values, "permissions") ?? ALL;
-  const org = withContext(values, (ctx) => ctx.orgs.create(positionals[0]!, permissions));
+  const permissions = scopes(values, "permissions") ?? ALL_SCOPES;
+  const name = positionals[0]!;
+  // `--org NAME` refuses an empty name, so an organization named "" could never be used.
+  if (name.trim() === "") throw new UsageError("NAME must not be empty");
+  const org = withContext(values, (ctx) => ctx.orgs.create(name, permissions));
   if (values.json) json(out, { id: org.id, name: org.name, permissions: org.permissions });
   else out(`created organization ${org.name} (${org.id}) with permissions ${org.permissions.join(",")}`);
 }
@@ -32,9 +35,9 @@ export function orgCreate(args: readonly string[], out: Output): void {
 /** `account add --org NAME --provider aws|azure --id ID [--name LABEL] [--json]` */
 export function accountAdd(args: readonly string[], out: Output): void {
   const { values } = parse(args, { org: { type: "string" }, provider: { type: "string" }, id: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } }, []);
-  const provider = list(values, "provider", Provider.options);
-  if (!provider || provider.length !== 1) required(values, "provider");
-  const account = withContext(values, (ctx) => connectAccount(ctx, ctx.orgs.require(required(values, "org")).id, provider![0]!, required(values, "id"), string(values, "name")));
+  const provider = choice(values, "provider", Provider.options);
+  if (provider === undefined) throw new UsageError("--provider is required");
+  const account = withContext(values, (ctx) => connectAccount(ctx, ctx.orgs.require(required(values, "org")).id, provider, required(values, "id"), string(values, "name")));
   if (values.json) json(out, account);
   else out(`connected ${account.provider} account ${account.accountId} (${account.name})`);
 }
@@ -42,7 +45,7 @@ export function accountAdd(args: readonly string[], out: Output): void {
 /** `client create --org NAME --scopes read,write,run [--name LABEL] [--json]`: the secret is shown this once. */
 export function clientCreate(args: readonly string[], out: Output): void {
   const { values } = parse(args, { org: { type: "string" }, scopes: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } }, []);
-  const wanted = scopes(values) ?? ALL;
+  const wanted = scopes(values) ?? ALL_SCOPES;
   const client = withContext(values, (ctx) => ctx.credentials.createConfidentialClient(ctx.orgs.require(required(values, "org")).id, string(values, "name") ?? "cli", wanted));
   if (values.json) json(out, client);
   else out(`client_id: ${client.client_id}\nclient_secret: ${client.client_secret}\nscopes: ${client.scopes.join(" ")}\n(the secret is shown only once)`);
@@ -57,7 +60,7 @@ export function clientDelete(args: readonly string[], out: Output): void {
   out(`deleted client ${clientId} and revoked its tokens`);
 }
 
-/** `token create --org NAME [--scopes …] [--expires-in SECONDS] [--json]`: an API token (never expires unless told). */
+/** `token create --org NAME [--scopes …] [--expires-in SECONDS] [--label LABEL] [--json]`: an API token (never expires unless told). */
 export function tokenCreate(args: readonly string[], out: Output): void {
   const { values } = parse(args, { org: { type: "string" }, scopes: { type: "string" }, "expires-in": { type: "string" }, label: { type: "string" }, json: { type: "boolean" } }, []);
   const ttl = values["expires-in"] === undefined ? null : integer(values, "expires-in", 0, 1);

@@ -64,4 +64,12 @@ export function list<T extends string>(values: Values, name: string, allowed: re
   return [...new Set(items)] as T[];
 }
 
+/** Exactly one of `allowed`, e.g. `--provider aws`; undefined when the option is absent. */
+export function choice<T extends string>(values: Values, name: string, allowed: readonly T[]): T | undefined {
+  const v = string(values, name);
+  if (v === undefined) return undefined;
+  if (!allowed.includes(v as T)) throw new UsageError(`--${name} takes one of ${allowed.join(", ")}; got "${v}"`);
+  return v as T;
+}
+
 export const scopes = (values: Values, name = "scopes"): Scope[] | undefined => list(values, name, Scope.options);

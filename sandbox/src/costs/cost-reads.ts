@@ -1,6 +1,7 @@
 import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary, ForecastTotals, Member, Provider } from "@cloudcost/api";
 import type { Organizations } from "../organizations";
 import type { Accounts } from "../store/accounts";
+import { invalidRequest } from "../service-error";
 import type { Groups } from "../store/groups";
 import { addDays, datesBetween, dayNumber, periodAround, todayUtc, type CalendarPeriod } from "./calendar";
 import { actualCents, costLines, deviationCents, expectedCents, type CostLine } from "./dataset";
@@ -102,9 +103,8 @@ export class Costs {
 
   /** The window against the window of the same length right before it (billed cost only). */
   comparison(orgId: string, q: CostQuery): CostComparison {
+    const previous = previousWindow(q);
     const scope = this.scope(orgId, q.groupId ?? null);
-    const length = dayNumber(q.to) - dayNumber(q.from) + 1;
-    const previous = { from: addDays(q.from, -length), to: addDays(q.from, -1) };
     const billed = (from: string, to: string) => this.tally(scope, from, to).filter((d) => d.kind === "actual");
     const cur = billed(q.from, q.to);
     const prev = billed(previous.from, previous.to);
@@ -158,6 +158,18 @@ export class Costs {
       return { date, kind, byProvider, variance };
     });
   }
+}
+
+/** The first day a `YYYY-MM-DD` date can name. */
+const FIRST_DAY = dayNumber("0000-01-01");
+
+/** The window of the same length right before `q`; it must be expressible as YYYY-MM-DD dates (400 otherwise). */
+function previousWindow(q: CostQuery): { from: string; to: string } {
+  const length = dayNumber(q.to) - dayNumber(q.from) + 1;
+  if (dayNumber(q.from) - length < FIRST_DAY) {
+    throw invalidRequest("The comparison window before `from` would start before 0000-01-01.", [{ path: "query.from", code: "too_small", message: `must be at least ${length} days after 0000-01-01` }]);
+  }
+  return { from: addDays(q.from, -length), to: addDays(q.from, -1) };
 }
 
 function forecastTotals(days: readonly DayTally[]): ForecastTotals {

@@ -1,4 +1,4 @@
-import { Member, type PageQuery, type ReplaceMembers, type UpdateGroup } from "@cloudcost/api";
+import { Member, type CreateGroup, type PageQuery, type ReplaceMembers, type UpdateGroup } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
 import { notFound } from "../service-error";
 import { param, type Call, type HandlerMap } from "./handler";
@@ -15,7 +15,7 @@ function pathMember(c: Call): Member {
 export const groupHandlers: HandlerMap = {
   listGroups: (c) => ({ body: c.ctx.groups.page(c.orgId, c.query as PageQuery) }),
   createGroup: (c) => {
-    const group = c.ctx.groups.create(c.orgId, c.body as { name: string; description: string }, "api");
+    const group = c.ctx.groups.create(c.orgId, c.body as CreateGroup, "api");
     return { body: group, location: `/api/v1/groups/${group.id}` };
   },
   getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, groupId(c)) }),

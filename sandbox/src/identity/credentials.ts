@@ -1,4 +1,4 @@
-import type { Scope } from "@cloudcost/api";
+import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import type { Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { digest, matchesDigest } from "./hashing";
@@ -118,8 +118,7 @@ export const splitScopes = (s: string): Scope[] => s.split(" ").filter(Boolean) 
 
 /** Keeps only what `allowed` also has, in canonical order (read, write, run). */
 export function intersectScopes(wanted: readonly Scope[], allowed: readonly Scope[]): Scope[] {
-  const order: Scope[] = ["read", "write", "run"];
-  return order.filter((s) => wanted.includes(s) && allowed.includes(s));
+  return ALL_SCOPES.filter((s) => wanted.includes(s) && allowed.includes(s));
 }
 
 function clientFromRow(r: ClientRow): ClientRecord {
@@ -191,7 +190,10 @@ export class Credentials {
     })();
   }
 
-  /** Issues a token of `kind`; its scopes are `scopes` intersected with the organization's permissions. */
+  /**
+   * Issues a token of `kind` carrying `scopes` as asked. The organization's permissions are applied when
+   * the token is used (`authenticateBearer`), so narrowing them later narrows every live token too.
+   */
   issueToken(opts: {
     kind: "api" | "access" | "refresh";
     orgId: string;

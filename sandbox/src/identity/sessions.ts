@@ -18,9 +18,11 @@ export const SESSION_TTL_SECONDS = 8 * 3600;
 export class Sessions {
   constructor(private readonly db: Db) {}
 
+  /** Starts a session; expired ones are dropped on the way, so the table does not grow with every sign-in. */
   start(user: User): string {
     const id = newSecret("ccsess");
     const now = Date.now();
+    this.db.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now);
     this.db.prepare("INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
     return id;
   }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
+import { formFields } from "../portal/form-fields";
 import { signedInUser } from "../portal/session";
 import { signInUrl } from "../portal/sign-in";
 import { AuthorizationFailure, redirectWith, scopesForOrganization, UntrustedRedirect, validateAuthorization, type ValidAuthorization } from "./authorization-request";
@@ -47,7 +48,7 @@ export function registerAuthorizeEndpoint(app: FastifyInstance, ctx: SandboxCont
     return sendConsentPage(reply, auth, permittedScopes(ctx, auth, user), user, reply.generateCsrf());
   });
   app.post("/oauth/authorize", { errorHandler, preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = { ...(request.body as Record<string, unknown>) };
+    const form = { ...formFields(request) };
     const decision = form.decision;
     delete form.decision;
     delete form._csrf;

@@ -2,6 +2,7 @@ import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { formFields } from "./form-fields";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
@@ -45,8 +46,7 @@ function send(ctx: SandboxContext, reply: FastifyReply, view: PortalView, notice
 }
 
 /** The form's `label`/`name` (1–100 characters) and `scopes` (at least one, each permitted to the organization). */
-function readCreateForm(ctx: SandboxContext, view: PortalView, body: unknown, field: "label" | "name"): { name: string; scopes: Scope[] } | string {
-  const form = body as Record<string, unknown>;
+function readCreateForm(ctx: SandboxContext, view: PortalView, form: Readonly<Record<string, unknown>>, field: "label" | "name"): { name: string; scopes: Scope[] } | string {
   const name = typeof form[field] === "string" ? (form[field] as string).trim() : "";
   if (name.length < 1 || name.length > 100) return `${field === "label" ? "Label" : "Name"} must be 1 to 100 characters.`;
   const raw = form.scopes === undefined ? [] : ([] as unknown[]).concat(form.scopes);
@@ -68,23 +68,23 @@ export function registerApiAccessPage(app: FastifyInstance, ctx: SandboxContext,
   const guarded = { preHandler: app.csrfProtection };
   app.get(PATH, page((view, _request, reply) => send(ctx, reply, view)));
   app.post(`${PATH}/tokens`, guarded, page((view, request, reply) => {
-    const input = readCreateForm(ctx, view, request.body, "label");
+    const input = readCreateForm(ctx, view, formFields(request), "label");
     if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
     const { token } = ctx.credentials.issueToken({ kind: "api", orgId: view.user.orgId, scopes: input.scopes, ttlSeconds: null, userId: view.user.id, label: input.name });
     return send(ctx, reply, view, secretNotice("New API token.", [["Token", token]]), 201);
   }));
   app.post(`${PATH}/tokens/revoke`, guarded, page((view, request, reply) => {
-    ctx.credentials.revokeApiToken(view.user.orgId, String((request.body as Record<string, unknown>).ref ?? ""));
+    ctx.credentials.revokeApiToken(view.user.orgId, String(formFields(request).ref ?? ""));
     return reply.redirect(PATH, 303);
   }));
   app.post(`${PATH}/clients`, guarded, page((view, request, reply) => {
-    const input = readCreateForm(ctx, view, request.body, "name");
+    const input = readCreateForm(ctx, view, formFields(request), "name");
     if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
     const client = ctx.credentials.createConfidentialClient(view.user.orgId, input.name, input.scopes);
     return send(ctx, reply, view, secretNotice("New OAuth client.", [["Client ID", client.client_id], ["Client secret", client.client_secret]]), 201);
   }));
   app.post(`${PATH}/clients/delete`, guarded, page((view, request, reply) => {
-    ctx.credentials.deleteClient(view.user.orgId, String((request.body as Record<string, unknown>).client_id ?? ""));
+    ctx.credentials.deleteClient(view.user.orgId, String(formFields(request).client_id ?? ""));
     return reply.redirect(PATH, 303);
   }));
 }

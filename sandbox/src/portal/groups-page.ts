@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../service-error";
+import { formFields } from "./form-fields";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
@@ -31,7 +32,7 @@ export function registerGroupsPage(app: FastifyInstance, ctx: SandboxContext, st
     PATH,
     { preHandler: app.csrfProtection },
     signedInPage(ctx, stores, (view, request, reply) => {
-      const form = request.body as Record<string, unknown>;
+      const form = formFields(request);
       try {
         ctx.groups.create(view.user.orgId, { name: form.name as string, description: (form.description as string | undefined) ?? "" }, "portal");
       } catch (e) {

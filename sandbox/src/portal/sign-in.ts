@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { formFields } from "./form-fields";
 import { html } from "./html";
 import { sendPage } from "./layout";
 import { endSession, signedInUser, startSession } from "./session";
@@ -35,7 +36,7 @@ export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores
   const failures = app.createRateLimit({
     max: SIGN_IN_FAILURES_ALLOWED,
     timeWindow: SIGN_IN_WINDOW,
-    keyGenerator: (request) => `${request.ip}|${String((request.body as Record<string, unknown> | undefined)?.email ?? "").trim().toLowerCase()}`,
+    keyGenerator: (request) => `${request.ip}|${String(formFields(request).email ?? "").trim().toLowerCase()}`,
   });
   app.get("/portal/sign-in", async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
@@ -43,7 +44,7 @@ export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores
     return sendSignInPage(reply, 200, next, reply.generateCsrf());
   });
   app.post("/portal/sign-in", { preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = request.body as Record<string, unknown>;
+    const form = formFields(request);
     const next = safeNext(form.next);
     // A peek, not a hit: only failures count. `remaining` 0 means the allowance of failures is used up.
     const limit = await failures(request, { increment: false });

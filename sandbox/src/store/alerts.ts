@@ -43,22 +43,8 @@ export class Alerts {
     this.table.delete(orgId, id);
   }
 
+  /** The stored fields (in the contract's order: `AlertInput` and `BudgetAlert` list them alike) plus what the server computes. */
   private view(orgId: string, s: Stored<AlertFields>): BudgetAlert {
-    const f = s.fields;
-    return {
-      id: s.id,
-      name: f.name,
-      amount: f.amount,
-      currency: f.currency,
-      period: f.period,
-      groupId: f.groupId,
-      thresholds: f.thresholds,
-      recipients: f.recipients,
-      webhookUrl: f.webhookUrl,
-      enabled: f.enabled,
-      ...this.costs.periodSpend(orgId, f.groupId, f.period),
-      createdAt: s.createdAt,
-      updatedAt: s.updatedAt,
-    };
+    return { id: s.id, ...s.fields, ...this.costs.periodSpend(orgId, s.fields.groupId, s.fields.period), createdAt: s.createdAt, updatedAt: s.updatedAt };
   }
 }

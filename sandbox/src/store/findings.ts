@@ -76,7 +76,8 @@ export class Findings {
     if (!row) throw notFound(`No ${kind} ${id} in this organization.`);
     const acknowledgedAt = row.acknowledged_at ?? new Date().toISOString();
     if (row.acknowledged_at === null) sql(this.db, "UPDATE findings SET acknowledged_at = ? WHERE seq = ?").run(acknowledgedAt, seq);
-    return { id, kind, status: "acknowledged", acknowledgedAt };
+    // The canonical ID, not the path's spelling of it: `0100042` names finding 100042 too.
+    return { id: findingId(row.seq), kind, status: "acknowledged", acknowledgedAt };
   }
 
   private currency(orgId: string): string {

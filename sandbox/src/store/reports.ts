@@ -40,19 +40,7 @@ export class Reports {
   }
 }
 
+/** The stored fields (in the contract's order: `ReportInput` and `ScheduledReport` list them alike) plus what the server computes. */
 function view(s: Stored<ReportFields>): ScheduledReport {
-  const f = s.fields;
-  return {
-    id: s.id,
-    name: f.name,
-    report: f.report,
-    groupId: f.groupId,
-    schedule: f.schedule,
-    format: f.format,
-    recipients: f.recipients,
-    enabled: f.enabled,
-    nextRunAt: f.enabled ? nextRunAt(f.schedule) : null,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  };
+  return { id: s.id, ...s.fields, nextRunAt: s.fields.enabled ? nextRunAt(s.fields.schedule) : null, createdAt: s.createdAt, updatedAt: s.updatedAt };
 }

@@ -85,13 +85,22 @@ export class Scans {
     return toPage("scans", rows, q.limit, view);
   }
 
-  /** Applies every transition that is due; each run's change commits on its own. */
+  /**
+   * Applies every transition that is due; each run's change commits on its own. Another process on the
+   * same data folder may advance the same run between the read and the change, so each change first
+   * checks that the run is still in the state it was read in (a run must never add its findings twice).
+   */
   advance(now: number = Date.now()): void {
     const pending = sql(this.db, "SELECT * FROM scan_runs WHERE state IN ('queued', 'running') ORDER BY seq").all() as RunRow[];
     for (const r of pending) {
-      if (now >= r.created_at + 2 * r.step_ms) this.db.transaction(() => this.finish(r))();
-      else if (r.state === "queued" && now >= r.created_at + r.step_ms) sql(this.db, "UPDATE scan_runs SET state = 'running', started_at = ? WHERE seq = ?").run(r.created_at + r.step_ms, r.seq);
+      if (now >= r.created_at + 2 * r.step_ms) this.db.transaction(() => this.finishIfPending(r)).immediate();
+      else if (r.state === "queued" && now >= r.created_at + r.step_ms) sql(this.db, "UPDATE scan_runs SET state = 'running', started_at = ? WHERE seq = ? AND state = 'queued'").run(r.created_at + r.step_ms, r.seq);
     }
+  }
+
+  private finishIfPending(r: RunRow): void {
+    const still = sql(this.db, "SELECT 1 FROM scan_runs WHERE seq = ? AND state IN ('queued', 'running')").get(r.seq);
+    if (still !== undefined) this.finish(r);
   }
 
   /** Starts the timer that advances runs nobody polls; it picks up runs persisted before a restart. */

@@ -48,6 +48,13 @@ export class UserAgent {
     this.remember(response);
     return response;
   }
+
+  /** A POST with no body at all (no content type either), e.g. with the CSRF token in a header instead. */
+  async postWithoutBody(pathOrUrl: string, headers: Record<string, string>): Promise<Response> {
+    const response = await fetch(new URL(pathOrUrl, this.origin), { method: "POST", redirect: "manual", headers: { ...headers, ...this.cookieHeader() } });
+    this.remember(response);
+    return response;
+  }
 }
 
 /** The hidden fields of the first POST form in `page` whose action is `action` (CSRF token included). */
