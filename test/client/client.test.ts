@@ -189,6 +189,9 @@ describe("retries against injected faults", () => {
       const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, timeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 1 } });
       await expect(client.getGroup("grp_0123456789")).rejects.toMatchObject({ status: 0, title: "request timed out", attempts: 2 });
     } finally {
+      // The timed-out requests' connections stay open until the late answers arrive and then idle in the
+      // pool; the sandbox's graceful close would wait for them (about 10 s), so the client lets go first.
+      await closeAllPools();
       await sandbox.dispose();
     }
   });

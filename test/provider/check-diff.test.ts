@@ -161,6 +161,17 @@ describe("field-level failures", () => {
     expect(r.failures!.every((f) => f.reason.length > 0)).toBe(true);
   });
 
+  it("accepts every amount with whole cents up to 10^12, and no amount with a third decimal", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 99_999_999_999_999 }), async (cents) => {
+        expect((await check("BudgetAlert", { name: "a", amount: cents / 100 })).failures).toBeUndefined();
+        const third = await check("BudgetAlert", { name: "a", amount: (cents * 10 + 5) / 1000 });
+        expect(third.failures?.map((f) => f.property)).toEqual(["amount"]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("names a missing required input as required", async () => {
     const r = await check("ScheduledReport", { name: "r" });
     expect(r.failures).toEqual(expect.arrayContaining([{ property: "report", reason: "is required" }, { property: "schedule", reason: "is required" }, { property: "recipients", reason: "is required" }]));

@@ -40,10 +40,6 @@ export class ApiError extends Error implements ApiErrorInit {
     this.operation = init.operation;
     this.attempts = init.attempts;
   }
-
-  static isApiError(e: unknown): e is ApiError {
-    return e instanceof ApiError;
-  }
 }
 
 function describe(e: ApiErrorInit): string {

@@ -69,8 +69,9 @@ export class CloudCostClient {
    */
   async call<S extends z.ZodType | null>(operationId: string, input: CallInput, schema: S): Promise<S extends z.ZodType ? z.output<S> : undefined> {
     const route = routeById(operationId);
-    const path = `${this.base.pathname}${fillPath(route.path, input.params ?? {})}${queryString(input.query)}`;
-    const operation = `${route.method} ${fillPath(route.path, input.params ?? {})}`;
+    const relative = fillPath(route.path, input.params ?? {});
+    const path = `${this.base.pathname}${relative}${queryString(input.query)}`;
+    const operation = `${route.method} ${relative}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (input.body !== undefined) headers["content-type"] = "application/json";
     // Kept across every retry of this call, so a replayed create returns the first result.

@@ -1,4 +1,4 @@
-import { Currency, Email, Money, ResourceId, Timestamp, page } from "./common";
+import { Currency, Email, Money, ResourceId, Timestamp, page, uniqueBy } from "./common";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
 
@@ -25,15 +25,22 @@ export const WebhookUrl = z
   .max(2048)
   .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)");
 
-function uniqueBy<T>(key: (t: T) => string): (list: readonly T[]) => boolean {
-  return (list) => new Set(list.map(key)).size === list.length;
+/**
+ * Cents are whole. A fixed tolerance on `n * 100` fails for valid amounts above about 10^8 (the product's
+ * rounding error outgrows it), so the exact test is a round trip: a decimal with at most two places is the
+ * nearest double to cents / 100, which is what the division yields. The tolerance still admits float noise
+ * such as 0.1 + 0.2 in small amounts.
+ */
+function hasAtMostTwoDecimals(n: number): boolean {
+  const cents = Math.round(n * 100);
+  return cents / 100 === n || Math.abs(n * 100 - cents) < 1e-6;
 }
 
 /** What a client sends to create (POST) or replace (PUT) an alert. */
 export const AlertInput = z
   .object({
     name: z.string().trim().min(1).max(100),
-    amount: Money.gt(0).max(1e12).refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "must have at most two decimal places"),
+    amount: Money.gt(0).max(1e12).refine(hasAtMostTwoDecimals, "must have at most two decimal places"),
     currency: Currency,
     period: BudgetPeriod,
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the budget covers; null for the whole organization" }),

@@ -43,6 +43,11 @@ export const Currency = z
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf("timeZone"), "UTC"]);
 export const TimeZone = z.string().refine((tz) => TIME_ZONES.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin").openapi({ example: "Europe/Berlin" });
 
+/** A refinement for lists that are sets: no two elements share `key`. */
+export function uniqueBy<T>(key: (t: T) => string): (list: readonly T[]) => boolean {
+  return (list) => new Set(list.map(key)).size === list.length;
+}
+
 export const ResourceId = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
 

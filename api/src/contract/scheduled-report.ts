@@ -1,4 +1,4 @@
-import { Email, ResourceId, TimeZone, Timestamp, page } from "./common";
+import { Email, ResourceId, TimeZone, Timestamp, page, uniqueBy } from "./common";
 import { GroupId } from "./cloud-group";
 import { MAX_RECIPIENTS } from "./budget-alert";
 import { z } from "./zod";
@@ -48,7 +48,7 @@ export const ReportInput = z
       .array(Email)
       .min(1)
       .max(MAX_RECIPIENTS)
-      .refine((l) => new Set(l).size === l.length, "must not contain the same address twice"),
+      .refine(uniqueBy((e: string) => e), "must not contain the same address twice"),
     enabled: z.boolean().default(true),
   })
   .strict()
