@@ -24,7 +24,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: "Missing, invalid, expired or revoked token (`WWW-Authenticate: Bearer`)",
   403: "The token lacks the scope this operation needs",
   404: "No such object in the caller's organization",
-  409: "Conflicts with the current state (duplicate name, object in use, Idempotency-Key in flight)",
+  409: "Conflicts with the current state (duplicate group name, group in use by an alert or report)",
   412: "`If-Match` does not match the current `ETag`",
   413: "Request body over 1 MiB",
   422: "Semantically invalid: unknown account, unknown group, Idempotency-Key reused with another body",

@@ -40,6 +40,9 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
   );
 }
 
+/** How long a closing server lets requests in flight finish before it drops their connections. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** Assembles the whole sandbox on one origin: the API, the OAuth server and the portal (`/` redirects to it). */
 export async function buildServer(ctx: SandboxContext, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -50,6 +53,12 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
     // before any hook runs; without this they get fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
+  });
+  // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
+  // client abandoned mid-request (its timeout fired) stays open until the client's keep-alive timeout, so
+  // after a grace period every remaining connection is closed.
+  app.addHook("preClose", async () => {
+    setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
   });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);

@@ -30,7 +30,7 @@ export interface Route {
   /** Success status and body schema (`null` for 204 No Content). */
   status: 200 | 201 | 202 | 204;
   response: z.ZodType | null;
-  /** The route returns an `ETag` and honours `If-Match` (412 on mismatch). */
+  /** The route returns an `ETag`; when it is a PUT, PATCH or DELETE it also honours `If-Match` (412 on mismatch). */
   etag?: boolean;
   /** POST honouring `Idempotency-Key`. */
   idempotent?: boolean;
