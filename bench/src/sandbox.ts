@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { Pool } from "undici";
+import { readyLine, stopChild } from "../../test/harness/child-process";
 import { startSandbox } from "../../test/harness/sandbox";
 
 /** Fixed load: this many requests in flight, for this long, per measurement. */
@@ -43,9 +43,13 @@ async function load(origin: string, next: (i: number) => Request, maxRequests = 
       if (res.statusCode >= 300) failures++;
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
+  let seconds: number;
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    seconds = (performance.now() - started) / 1000;
+  } finally {
+    await pool.close();
+  }
   latencies.sort((a, b) => a - b);
   return { requestsPerSecond: Math.round(latencies.length / seconds), requests: latencies.length, failures, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
 }
@@ -55,10 +59,7 @@ async function startBareFastify(): Promise<{ origin: string; child: ChildProcess
   const script = `const app = require("fastify")(); app.get("/items", async () => ({ items: [{ id: 1 }], nextCursor: null }));
 app.listen({ port: 0, host: "127.0.0.1" }).then(() => console.log("http://127.0.0.1:" + app.server.address().port));`;
   const child = spawn(process.execPath, ["-e", script], { cwd: __dirname, stdio: ["ignore", "pipe", "inherit"] });
-  const origin = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`bare fastify exited with ${code}`)));
-  });
+  const origin = await readyLine(child, "bare fastify", 20_000, (line) => (line.startsWith("http://") ? line : undefined), () => "(stderr is inherited)");
   return { origin, child };
 }
 
@@ -68,8 +69,12 @@ app.listen({ port: 0, host: "127.0.0.1" }).then(() => console.log("http://127.0.
  */
 export async function sandboxBench(): Promise<Record<string, unknown>> {
   const bare = await startBareFastify();
-  const baseline = await load(bare.origin, () => ({ method: "GET", path: "/items", headers: {} }));
-  bare.child.kill("SIGTERM");
+  let baseline: Measurement;
+  try {
+    baseline = await load(bare.origin, () => ({ method: "GET", path: "/items", headers: {} }));
+  } finally {
+    await stopChild(bare.child);
+  }
   const sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
   try {
     const auth = { authorization: `Bearer ${await sandbox.token()}` };

@@ -1,6 +1,7 @@
 /** What both ways of running the demo share: where things are and what the story does to the sandbox. */
-import { CloudCostClient } from "@cloudcost/api";
 import { join } from "node:path";
+import { AlertInput, CloudCostClient } from "@cloudcost/api";
+import { z } from "zod";
 
 /** The repository root (this file is scripts/demo/story.ts). */
 export const REPO = join(__dirname, "..", "..");
@@ -34,7 +35,8 @@ export function stackConfig(creds: DemoCredentials): { key: string; value: strin
 export async function changeAlertBehindPulumisBack(creds: DemoCredentials, alertId: string): Promise<number> {
   const client = new CloudCostClient({ baseUrl: creds.apiUrl, auth: { clientId: creds.clientId, clientSecret: creds.clientSecret } });
   const alert = await client.getAlert(alertId);
-  const { name, currency, period, groupId, thresholds, recipients, webhookUrl, enabled } = alert;
-  await client.replaceAlert(alertId, { name, amount: DRIFTED_AMOUNT, currency, period, groupId, thresholds, recipients, webhookUrl, enabled });
+  // PUT replaces the whole alert: send every input field as read, with only the amount changed.
+  const fields = z.object(AlertInput.shape).parse(alert);
+  await client.replaceAlert(alertId, { ...fields, amount: DRIFTED_AMOUNT });
   return alert.amount;
 }

@@ -14,11 +14,30 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
+/** A provider host configured for the sandbox; stopped again when Configure fails. */
+async function configuredHost(sandbox: RunningSandbox, token: string): Promise<ProviderHost> {
+  const host = await startProviderHost();
+  try {
+    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+    return host;
+  } catch (err) {
+    await host.stop();
+    throw err;
+  }
+}
+
 export async function startDeployment(): Promise<Deployment> {
   const sandbox = await startSandbox();
-  const token = await sandbox.token("read,write");
-  const host = await startProviderHost();
-  await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+  let token: string;
+  let host: ProviderHost;
+  try {
+    token = await sandbox.token("read,write");
+    host = await configuredHost(sandbox, token);
+  } catch (err) {
+    // A test's afterAll never sees a half-started deployment: stop the sandbox here.
+    await sandbox.dispose();
+    throw err;
+  }
   // The cost-data functions run in the program's own process and read the same settings from the environment.
   const saved = { url: process.env.CLOUDCOST_API_URL, token: process.env.CLOUDCOST_API_TOKEN };
   process.env.CLOUDCOST_API_URL = sandbox.baseUrl;

@@ -18,9 +18,8 @@
  *   `properties` leaves out `__`-prefixed keys as the engine does, so a declared resource can be passed
  *   straight to `analyze`/`remediate`/`analyzeStack`.
  */
-import { ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { dirname } from "node:path";
-import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import * as pulumi from "@pulumi/pulumi";
 import * as analyzerRpc from "@pulumi/pulumi/proto/analyzer_grpc_pb";
@@ -31,6 +30,7 @@ import { getMonitor } from "@pulumi/pulumi/runtime/settings";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { z } from "zod";
+import { readyLine, stopChild } from "./child-process";
 
 /** The pack folder (`policies/`), found as the workspace package so the compiled benchmark finds it too. */
 export const POLICY_PACK_DIR = dirname(require.resolve("@cloudcost/policies/package.json"));
@@ -129,21 +129,8 @@ export async function startPolicyPack(opts: { env?: Record<string, string> } = {
   });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const port = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`policy pack did not start within 30 s: ${stderr}`)), 30_000);
-    createInterface({ input: child.stdout! }).once("line", (line) => {
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`policy pack exited with ${code}: ${stderr}`));
-    });
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-  });
+  // The pack prints its gRPC port as its first line.
+  const port = await readyLine(child, "policy pack", 30_000, (line) => (/^\d+$/.test(line.trim()) ? line.trim() : undefined), () => stderr);
   const client = new analyzerRpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 });
   let cachedInfo: PackInfo | undefined;
   const info = async () => (cachedInfo ??= toPackInfo(await call<Empty, analyzer.AnalyzerInfo>(client.getAnalyzerInfo.bind(client), new Empty())));
@@ -170,10 +157,7 @@ export async function startPolicyPack(opts: { env?: Record<string, string> } = {
     pluginInfo: async () => (await call<Empty, pluginProto.PluginInfo>(client.getPluginInfo.bind(client), new Empty())).getVersion(),
     stop: async () => {
       client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((r) => child.once("exit", r));
-      }
+      await stopChild(child);
     },
   };
 }
@@ -195,7 +179,8 @@ function toPackInfo(res: analyzer.AnalyzerInfo): PackInfo {
   };
 }
 
-const isLevel = (v: unknown): v is EnforcementLevel => typeof v === "string" && v in LEVELS;
+// Own keys only: `"constructor" in LEVELS` is true too.
+const isLevel = (v: unknown): v is EnforcementLevel => typeof v === "string" && Object.hasOwn(LEVELS, v);
 
 /**
  * The CLI's `ReconcilePolicyPackConfig` (pulumi pkg/resource/analyzer/config.go): schema defaults (top-level

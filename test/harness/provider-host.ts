@@ -9,15 +9,15 @@
  *   const { id, properties } = await host.create(urn("BudgetAlert", "a"), checked.inputs);
  *   await host.stop();
  */
-import { ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { readyLine, stopChild } from "./child-process";
 
 type Json = Record<string, unknown>;
 export type ResourceKind = "CloudGroup" | "BudgetAlert" | "ScheduledReport";
@@ -111,17 +111,8 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
   });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`provider host did not start within 20 s: ${stderr}`)), 20_000);
-    createInterface({ input: child.stdout! }).once("line", (line) => {
-      clearTimeout(timer);
-      resolve(Number(line.trim()));
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`provider host exited with ${code}: ${stderr}`));
-    });
-  });
+  // The host prints its gRPC port as its first line.
+  const port = await readyLine(child, "provider host", 20_000, (line) => (/^\d+$/.test(line.trim()) ? Number(line.trim()) : undefined), () => stderr);
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
   return {
@@ -184,10 +175,7 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
     },
     async stop() {
       client.close();
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((r) => child.once("exit", () => r()));
-      child.kill("SIGTERM");
-      await exited;
+      await stopChild(child);
     },
   };
 }
@@ -209,7 +197,7 @@ async function registeredProviderTexts(cwd: string): Promise<Record<ResourceKind
     Promise.all([g, a, r].map((x) => new Promise((ok) => x.id.apply(ok)))).then(() => process.stdout.write(JSON.stringify(seen)));
   `;
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ["-e", script], { cwd }, (err, out, errText) => (err ? reject(new Error(`${err.message}: ${errText}`)) : resolve(out))),
+    execFile(process.execPath, ["-e", script], { cwd, timeout: 30_000, killSignal: "SIGKILL" }, (err, out, errText) => (err ? reject(new Error(`${err.message}: ${errText}`)) : resolve(out))),
   );
   return JSON.parse(stdout) as Record<ResourceKind, string>;
 }

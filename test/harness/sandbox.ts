@@ -1,8 +1,8 @@
-import { ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
+import { readyLine, stopChild } from "./child-process";
 
 /** The sandbox's command line, as built by `npm run build` (resolved through the workspace, so it also works from bench/dist). */
 export const SANDBOX_CLI = join(dirname(require.resolve("@cloudcost/sandbox/package.json")), "dist", "cli.js");
@@ -42,17 +42,20 @@ export interface RunningSandbox {
   dispose(): Promise<void>;
 }
 
+/**
+ * A CLI command that has not ended by then is killed: left running past the test's own timeout, it
+ * would keep the jest worker from exiting.
+ */
+const CLI_TIMEOUT_MS = 30_000;
+
 export function runCli(dataDir: string, args: string[], env?: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SANDBOX_CLI, ...args, "--data", dataDir], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+    const options = { env: { ...process.env, ...env }, timeout: CLI_TIMEOUT_MS, killSignal: "SIGKILL" as const };
+    execFile(process.execPath, [SANDBOX_CLI, ...args, "--data", dataDir], options, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr: err?.killed ? `${stderr}(killed: no result within ${CLI_TIMEOUT_MS / 1000} s)` : stderr });
     });
   });
-}
-
-function waitForExit(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", () => r()));
 }
 
 /** Starts `cloudcost-sandbox serve --port 0` as a real process and resolves once it prints its base URL. */
@@ -65,31 +68,21 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start within 20 s: ${stderr}`)), 20_000);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      const m = /(https?:\/\/\S+\/api\/v1)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sandbox exited with ${code} before it was ready: ${stderr}`));
-    });
-  });
+  let baseUrl: string;
+  try {
+    baseUrl = await readyLine(child, "sandbox", 20_000, (line) => /(https?:\/\/\S+\/api\/v1)/.exec(line)?.[1], () => stderr);
+  } catch (err) {
+    await stopChild(child, "SIGKILL");
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const cli = (args: string[]) => runCli(dataDir, args, opts.env);
   const cliJson = async <T>(args: string[]): Promise<T> => {
     const r = await cli(args);
     if (r.code !== 0) throw new Error(`cloudcost-sandbox ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
     return JSON.parse(r.stdout) as T;
   };
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await waitForExit(child);
-  };
+  const stop = () => stopChild(child);
   return {
     baseUrl,
     origin: new URL(baseUrl).origin,
@@ -99,10 +92,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     cliJson,
     token: async (scopes = "read,write,run") => (await cliJson<{ token: string }>(["token", "create", "--org", "demo", "--scopes", scopes, "--json"])).token,
     stop,
-    kill: async () => {
-      child.kill("SIGKILL");
-      await waitForExit(child);
-    },
+    kill: () => stopChild(child, "SIGKILL"),
     dispose: async () => {
       await stop();
       if (temporary) rmSync(dataDir, { recursive: true, force: true });

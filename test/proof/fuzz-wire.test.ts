@@ -117,11 +117,21 @@ describe("wire fuzzing", () => {
   });
 });
 
-/** Writes `bytes`, half-closes, and collects whatever comes back until the server closes. */
+/** How long a half-closed connection may stay open with nothing more to say before it counts as hung. */
+const RAW_IDLE_LIMIT_MS = 10_000;
+
+/**
+ * Writes `bytes`, half-closes, and collects whatever comes back until the server closes. A server that
+ * keeps the connection open and silent fails the property (and the socket is destroyed, not leaked).
+ */
 function rawExchange(port: number, bytes: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let answer = "";
+    socket.setTimeout(RAW_IDLE_LIMIT_MS, () => {
+      socket.destroy();
+      reject(new Error(`the server neither answered nor closed the connection (received so far: ${JSON.stringify(answer.slice(0, 200))})`));
+    });
     socket.on("data", (d: Buffer) => (answer += d.toString("latin1")));
     socket.on("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNRESET" || err.code === "EPIPE" ? resolve(answer) : reject(err)));
     socket.on("close", () => resolve(answer));

@@ -19,32 +19,40 @@ interface Client {
   client_secret: string;
 }
 
-describe("credentials that expire or are withdrawn in the middle of a run", () => {
-  let sb: RunningSandbox;
-  let proxy: CountingProxy;
-  let host: ProviderHost | undefined;
-
+/**
+ * A sandbox (extra `serve` arguments) behind a counting proxy for the enclosing describe, and a fresh
+ * provider host per test (a fresh process = a fresh token cache) talking to it through the proxy.
+ */
+function sandboxBehindProxy(serveArgs: string[] = []) {
+  const env: { sb?: RunningSandbox; proxy?: CountingProxy; host?: ProviderHost } = {};
   beforeAll(async () => {
-    sb = await startSandbox({ args: [...UNLIMITED, "--token-ttl", String(TOKEN_TTL_SECONDS)] });
-    proxy = await startCountingProxy(sb.origin);
+    env.sb = await startSandbox({ args: [...UNLIMITED, ...serveArgs] });
+    env.proxy = await startCountingProxy(env.sb.origin);
   });
   afterEach(async () => {
-    await host?.stop();
-    host = undefined;
+    await env.host?.stop();
+    env.host = undefined;
   });
   afterAll(async () => {
-    await proxy?.close();
-    await sb?.dispose();
+    await env.proxy?.close();
+    await env.sb?.dispose();
   });
+  return {
+    sb: (): RunningSandbox => env.sb!,
+    proxy: (): CountingProxy => env.proxy!,
+    hostWith: async (config: Record<string, unknown>): Promise<ProviderHost> => {
+      env.host = await startProviderHost();
+      await env.host.configure({ "cloudcost:apiUrl": `${env.proxy!.origin}/api/v1`, ...config });
+      return env.host;
+    },
+  };
+}
 
-  /** A fresh host (a fresh process = a fresh token cache), talking to the sandbox through the proxy. */
-  async function hostWith(config: Record<string, unknown>): Promise<ProviderHost> {
-    host = await startProviderHost();
-    await host.configure({ "cloudcost:apiUrl": `${proxy.origin}/api/v1`, ...config });
-    return host;
-  }
+describe("access tokens that expire in the middle of a run", () => {
+  const { sb: sandbox, proxy: counting, hostWith } = sandboxBehindProxy(["--token-ttl", String(TOKEN_TTL_SECONDS)]);
 
   test("access tokens expiring during the run are renewed silently, about once per lifetime", async () => {
+    const [sb, proxy] = [sandbox(), counting()];
     const client = await sb.cliJson<Client>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
     const h = await hostWith({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
     const providers = await allProviderTexts();
@@ -69,8 +77,17 @@ describe("credentials that expire or are withdrawn in the middle of a run", () =
     expect(tokenRequests.every((s) => s.status === 200)).toBe(true);
     expect(h.stderr()).not.toContain(client.client_secret);
   });
+});
+
+/**
+ * Credentials withdrawn mid-run. Access tokens keep the default one-hour lifetime here, so the cached
+ * token is still valid when the client is deleted and the counts below do not depend on timing.
+ */
+describe("credentials withdrawn in the middle of a run", () => {
+  const { sb: sandbox, proxy: counting, hostWith } = sandboxBehindProxy();
 
   test("a revoked API token fails the next operation with one error naming the cause, without a retry storm", async () => {
+    const [sb, proxy] = [sandbox(), counting()];
     const token = await sb.token("read,write");
     const h = await hostWith({ "cloudcost:apiToken": secret(token) });
     const providers = await allProviderTexts();
@@ -89,6 +106,7 @@ describe("credentials that expire or are withdrawn in the middle of a run", () =
   });
 
   test("deleting the OAuth client fails the next operation with one error naming the cause, without a retry storm", async () => {
+    const [sb, proxy] = [sandbox(), counting()];
     const client = await sb.cliJson<Client>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
     const h = await hostWith({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
     const providers = await allProviderTexts();
