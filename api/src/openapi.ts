@@ -148,7 +148,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     info: {
       title: "Cloud Cost Management API",
       version: "1.0.0",
-      description: "Contract of cloudcost-pulumi: the spec's endpoints plus the decisions documented in README.md (Contract decisions).",
+      description: "Contract of cloudcost-pulumi: the spec's endpoints plus the decisions documented in README.md (Contract decisions) and sandbox/README.md.",
     },
     servers: [{ url: "/api/v1" }],
   });
