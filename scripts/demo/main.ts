@@ -66,13 +66,18 @@ function serveUntilInterrupted(sandbox: RunningSandbox): void {
   detail(`Sign in:  ${PORTAL_USER.email} / ${PORTAL_USER.password}`);
   detail(`API:      ${sandbox.baseUrl}`);
   detail("Press Ctrl-C to stop.");
-  process.once("SIGINT", () => {
-    console.log("\nStopping the sandbox (its data folder stays) ...");
-    void sandbox.stop().then(() => process.exit(0));
-  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => {
+      console.log("\nStopping the sandbox (its data folder stays) ...");
+      void sandbox.stop().then(() => process.exit(0));
+    });
+  }
 }
 
 async function main(): Promise<void> {
+  // Interrupted mid-story: exit, and the harness stops every process it started (child-process.ts).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
   const opts = options();
   mkdirSync(opts.dataDir, { recursive: true });
   step("Start the sandbox on a fresh data folder");

@@ -1,6 +1,22 @@
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/**
+ * Children started through the harness never outlive this process: when it exits (a test worker ending,
+ * the demo interrupted mid-story), each one still running gets SIGTERM — the sandbox then closes
+ * gracefully on its own, so its data stays intact.
+ */
+function ownUntilExit(child: ChildProcess): void {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => live.forEach((c) => c.kill("SIGTERM")));
+}
+
 /**
  * Resolves with the first stdout line of `child` that `parse` accepts (a server announcing its address
  * or port). Rejects when the child exits or cannot be spawned first, or stays silent for `timeoutMs`;
@@ -8,6 +24,7 @@ import { createInterface } from "node:readline";
  * worker alive. Stdout keeps being drained afterwards, so a chatty child never blocks on a full pipe.
  */
 export function readyLine<T>(child: ChildProcess, what: string, timeoutMs: number, parse: (line: string) => T | undefined, stderr: () => string): Promise<T> {
+  ownUntilExit(child);
   return new Promise<T>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const settle = (outcome: () => void): void => {
