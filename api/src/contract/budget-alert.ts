@@ -1,4 +1,4 @@
-import { Currency, Email, Money, ResourceId, Timestamp, page, uniqueBy } from "./common";
+import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, asReturned, page, uniqueBy } from "./common";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
 
@@ -58,26 +58,18 @@ export const AlertInput = z
 export type AlertInput = z.input<typeof AlertInput>;
 export type AlertFields = z.output<typeof AlertInput>;
 
-export const BudgetAlert = z
-  .object({
-    id: AlertId,
-    name: z.string(),
-    amount: z.number(),
-    currency: z.string(),
-    period: BudgetPeriod,
-    groupId: z.string().nullable(),
-    thresholds: z.array(Threshold),
-    recipients: z.array(z.string()),
-    webhookUrl: z.string().nullable(),
-    enabled: z.boolean(),
-    currentSpend: Money.openapi({ description: "spend of the alert's scope in the current period so far, in `spendCurrency`" }),
-    forecastedSpend: Money.openapi({ description: "forecast spend of the alert's scope for the whole current period, in `spendCurrency`" }),
-    spendCurrency: z.string().openapi({ description: "the organization's billing currency" }),
-    periodStart: z.string(),
-    periodEnd: z.string(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
+/** An alert as the service returns it: the input fields (defaults applied) plus server fields. */
+export const BudgetAlert = z.object({
+  ...asReturned(AlertInput.shape),
+  id: AlertId,
+  currentSpend: Money.openapi({ description: "spend of the alert's scope in the current period so far, in `spendCurrency`" }),
+  forecastedSpend: Money.openapi({ description: "forecast spend of the alert's scope for the whole current period, in `spendCurrency`" }),
+  spendCurrency: z.string().openapi({ description: "the organization's billing currency" }),
+  periodStart: CalendarDate.openapi({ description: "first day of the current period (UTC)" }),
+  periodEnd: CalendarDate.openapi({ description: "last day of the current period (UTC)" }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
   .openapi("BudgetAlert");
 export type BudgetAlert = z.infer<typeof BudgetAlert>;
 export const BudgetAlertPage = page(BudgetAlert, "BudgetAlertPage");

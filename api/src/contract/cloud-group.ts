@@ -2,7 +2,8 @@ import { Member } from "./account";
 import { ResourceId, Timestamp, page } from "./common";
 import { z } from "./zod";
 
-export const GroupId = ResourceId("grp").openapi("GroupId", { example: "grp_01j9z6w3k2m4n5p6q7r8" });
+// Not a named component: a nullable reference renders as an unsatisfiable allOf in OpenAPI 3.1 output.
+export const GroupId = ResourceId("grp").openapi({ example: "grp_01j9z6w3k2m4n5p6q7r8" });
 export const GroupName = z.string().trim().min(1).max(100).openapi({ description: "unique within the organization, case-insensitively" });
 export const GroupDescription = z.string().max(500);
 export const MAX_GROUP_MEMBERS = 1000;

@@ -99,3 +99,11 @@ export const Problem = z
 export type Problem = z.infer<typeof Problem>;
 
 export const PROBLEM_TYPE_BASE = "https://cloudcost.dev/problems/";
+
+/**
+ * An input object's fields as a response describes them: a field with a default is always present in
+ * what the service returns, so the default (which makes it optional to send) is removed.
+ */
+export function asReturned<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: S[K] extends z.ZodDefault<infer T> ? T : S[K] } {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.unwrap() : v])) as never;
+}

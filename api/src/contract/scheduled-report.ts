@@ -1,4 +1,4 @@
-import { Email, ResourceId, TimeZone, Timestamp, page, uniqueBy } from "./common";
+import { Email, ResourceId, TimeZone, Timestamp, asReturned, page, uniqueBy } from "./common";
 import { GroupId } from "./cloud-group";
 import { MAX_RECIPIENTS } from "./budget-alert";
 import { z } from "./zod";
@@ -56,20 +56,14 @@ export const ReportInput = z
 export type ReportInput = z.input<typeof ReportInput>;
 export type ReportFields = z.output<typeof ReportInput>;
 
-export const ScheduledReport = z
-  .object({
-    id: ReportId,
-    name: z.string(),
-    report: ReportKind,
-    groupId: z.string().nullable(),
-    schedule: Schedule,
-    format: ReportFormat,
-    recipients: z.array(z.string()),
-    enabled: z.boolean(),
-    nextRunAt: Timestamp.nullable().openapi({ description: "next delivery in UTC; null while the report is disabled" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
+/** A report as the service returns it: the input fields (defaults applied) plus server fields. */
+export const ScheduledReport = z.object({
+  ...asReturned(ReportInput.shape),
+  id: ReportId,
+  nextRunAt: Timestamp.nullable().openapi({ description: "next delivery in UTC; null while the report is disabled" }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
   .openapi("ScheduledReport");
 export type ScheduledReport = z.infer<typeof ScheduledReport>;
 export const ScheduledReportPage = page(ScheduledReport, "ScheduledReportPage");
