@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
 import { Pool } from "undici";
 import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
@@ -8,12 +7,11 @@ import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
  * Area `provider`: N resources (default 1,000; `BENCH_PROVIDER_N` lowers it), a mix of groups (half with a
  * member), alerts and reports, created, read and deleted through the REAL dynamic-provider host at
  * parallelism 16 against the sandbox (rate limit off). Baseline: the same HTTP calls issued directly with
- * undici, in the same run. Also: HTTP requests per operation (counted by a pass-through proxy on a
- * sample), the serialized `__provider` bytes per type, and host cold start to the first completed Create.
+ * undici, in the same run. Also the serialized `__provider` bytes per type and host cold start to the
+ * first completed Create. HTTP requests per operation are the `requests` area's (counted by the sandbox).
  */
 const PARALLELISM = 16;
 const KINDS: readonly ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
-const COUNT_SAMPLE = 30;
 /** `getconf CLK_TCK` on Linux, the unit of `/proc/<pid>/stat` CPU times. */
 const CLOCK_TICKS_PER_SECOND = 100;
 /** Round trip added to every API request in the "simulated network" setting. */
@@ -99,72 +97,20 @@ async function direct(baseUrl: string, token: string, items: Item[]) {
     if (item.kind === "BudgetAlert") return { ...i, currency: "USD", period: "monthly", groupId: null, thresholds: [{ percent: 100, basis: "actual" }], webhookUrl: null, enabled: true };
     return { ...i, groupId: null, format: "csv", enabled: true };
   };
-  const create = await timed(() =>
-    inParallel(items, async (item) => {
-      const created = await send("POST", `/${PLURAL[item.kind]}`, body(item));
-      const members = item.inputs.awsAccountIds as string[] | undefined;
-      if (members) await send("PUT", `/groups/${String(created.id)}/members`, { members: members.map((accountId) => ({ provider: "aws", accountId })) });
-      return { kind: item.kind, id: String(created.id) };
-    }),
-  );
-  const read = await timed(() => inParallel(create.result, (c) => send("GET", `/${PLURAL[c.kind]}/${c.id}`)));
-  const del = await timed(() => inParallel(create.result, (c) => send("DELETE", `/${PLURAL[c.kind]}/${c.id}`)));
-  await pool.close();
-  return { create: create.seconds, read: read.seconds, delete: del.seconds };
-}
-
-/** A pass-through HTTP proxy that counts requests; ids in paths are folded so counts group by endpoint. */
-async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; server: Server }> {
-  const origin = new URL(target);
-  const counts = new Map<string, number>();
-  const server = createServer((req, res) => {
-    const key = `${req.method} ${(req.url ?? "").replace(/\/(grp|alr|rpt)_[0-9a-z]+/g, "/{id}").replace(/\?.*$/, "")}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    const upstream = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}${origin.pathname}`, counts, server };
-}
-
-/** HTTP requests per provider operation, per kind, through the counting proxy. */
-async function requestsPerOperation(baseUrl: string, token: string, texts: Record<ResourceKind, string>) {
-  const proxy = await countingProxy(baseUrl);
-  const host = await startProviderHost();
   try {
-    await host.configure({ "cloudcost:apiUrl": proxy.url, "cloudcost:apiToken": secret(token) });
-    const out: Record<string, Record<string, number>> = {};
-    for (const kind of KINDS) {
-      // Groups: every one with a member, so the figure is the worst case (POST + PUT members).
-      const items = workload(COUNT_SAMPLE * 3, `count-${kind}`)
-        .filter((i) => i.kind === kind)
-        .map((i) => (kind === "CloudGroup" ? { ...i, inputs: { ...i.inputs, awsAccountIds: ["111122223333"] } } : i));
-      const perPhase: Record<string, number> = {};
-      let created: Created[] = [];
-      for (const phase of ["check+create", "read", "delete"] as const) {
-        proxy.counts.clear();
-        if (phase === "check+create") {
-          created = await inParallel(items, async (item) => {
-            const u = urn(item.kind, item.name);
-            const checked = await host.check(u, {}, { ...item.inputs, __provider: texts[item.kind] });
-            const c = await host.create(u, checked.inputs);
-            return { item, urn: u, id: c.id, outputs: c.properties };
-          });
-        } else if (phase === "read") await inParallel(created, (c) => host.read(c.urn, c.id, c.outputs));
-        else await inParallel(created, (c) => host.delete(c.urn, c.id, c.outputs));
-        perPhase[phase] = [...proxy.counts.values()].reduce((a, b) => a + b, 0) / items.length;
-      }
-      out[kind] = perPhase;
-    }
-    return out;
+    const create = await timed(() =>
+      inParallel(items, async (item) => {
+        const created = await send("POST", `/${PLURAL[item.kind]}`, body(item));
+        const members = item.inputs.awsAccountIds as string[] | undefined;
+        if (members) await send("PUT", `/groups/${String(created.id)}/members`, { members: members.map((accountId) => ({ provider: "aws", accountId })) });
+        return { kind: item.kind, id: String(created.id) };
+      }),
+    );
+    const read = await timed(() => inParallel(create.result, (c) => send("GET", `/${PLURAL[c.kind]}/${c.id}`)));
+    const del = await timed(() => inParallel(create.result, (c) => send("DELETE", `/${PLURAL[c.kind]}/${c.id}`)));
+    return { create: create.seconds, read: read.seconds, delete: del.seconds };
   } finally {
-    await host.stop();
-    proxy.server.close();
+    await pool.close();
   }
 }
 
@@ -250,7 +196,6 @@ export async function providerBench(): Promise<Record<string, unknown>> {
       parallelism: PARALLELISM,
       loopback,
       [`simulatedNetwork${SIMULATED_RTT_MS}ms`]: simulatedNetwork,
-      httpRequestsPerOperation: await requestsPerOperation(sandbox.baseUrl, token, texts),
       serializedProviderBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),
       hostColdStartToFirstCreateMs,
     };
