@@ -1,6 +1,7 @@
 export * from "./contract/common";
 export * from "./contract/account";
 export * from "./contract/cloud-group";
+export * from "./contract/budget-period";
 export * from "./contract/budget-alert";
 export * from "./contract/scheduled-report";
 export * from "./contract/cost";

@@ -1,8 +1,6 @@
-/** A calendar-date window as the cost reads take it (both ends inclusive, YYYY-MM-DD, UTC). */
-export interface DateWindow {
-  from: string;
-  to: string;
-}
+import type { DateWindow } from "@cloudcost/api";
+
+export type { DateWindow };
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));

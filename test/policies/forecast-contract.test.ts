@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { CloudCostClient, closeAllPools, type CostForecast } from "@cloudcost/api";
-import { currentPeriodWindow } from "../../policies/src/forecast/period-window";
+import { periodContaining } from "@cloudcost/api";
 import { RunningPolicyPack, declareResources, startPolicyPack } from "../harness/policy-pack";
 import { RunningSandbox, startSandbox } from "../harness/sandbox";
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   const token = await sandbox.token("read");
   pack = await startPolicyPack({ env: { CLOUDCOST_API_URL: sandbox.baseUrl, CLOUDCOST_API_TOKEN: token } });
   const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-  const window = currentPeriodWindow("monthly", new Date());
+  const window = periodContaining("monthly", new Date());
   orgForecast = await client.getCostForecast(window);
   const first = (await client.listGroups().next()).value!;
   group = { id: first.id, forecast: await client.getCostForecast({ ...window, groupId: first.id }) };

@@ -1,10 +1,9 @@
 import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, asReturned, page, uniqueBy } from "./common";
+import { BudgetPeriod } from "./budget-period";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
 
 export const AlertId = ResourceId("alr").openapi("AlertId", { example: "alr_01j9z6w3k2m4n5p6q7r8" });
-export const BudgetPeriod = z.enum(["monthly", "quarterly", "annual"]).openapi("BudgetPeriod");
-export type BudgetPeriod = z.infer<typeof BudgetPeriod>;
 export const ThresholdBasis = z.enum(["actual", "forecast"]).openapi("ThresholdBasis");
 
 export const Threshold = z

@@ -1,5 +1,5 @@
 import { CloudCostClient, type ClientOptions, type CostForecast } from "@cloudcost/api";
-import type { DateWindow } from "./period-window";
+import type { DateWindow } from "@cloudcost/api";
 
 /** How long a forecast (or a failure to get one) is reused: one `pulumi preview` asks once per scope and period. */
 const CACHE_MS = 60_000;

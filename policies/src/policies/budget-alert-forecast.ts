@@ -1,5 +1,5 @@
 import { BudgetAlert } from "@cloudcost/pulumi";
-import { ApiError, type CostForecast, z } from "@cloudcost/api";
+import { ApiError, periodContaining, type CostForecast, z } from "@cloudcost/api";
 import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy";
 import { readConfig, toConfigSchema } from "../config/schema";
 import { AlertView, readAlert } from "../inputs/budget-alert";
@@ -7,7 +7,6 @@ import { UNKNOWN } from "../inputs/raw";
 import { formatMoney } from "../rules/monthly-amount";
 import { resolveApiSettings } from "../forecast/api-settings";
 import { ForecastSource } from "../forecast/forecast-source";
-import { currentPeriodWindow } from "../forecast/period-window";
 
 const NAME = "budget-alert-forecast";
 
@@ -65,7 +64,7 @@ async function validate(alert: AlertView, args: ResourceValidationArgs, reportVi
   if ("reason" in settings) args.notApplicable(settings.reason);
   let forecast: CostForecast;
   try {
-    forecast = await source.forecast(settings.options, groupId, currentPeriodWindow(period, new Date()));
+    forecast = await source.forecast(settings.options, groupId, periodContaining(period, new Date()));
   } catch (error) {
     reportAdvisory(reportViolation, unreachable(error, settings.options.baseUrl));
     return;

@@ -1,15 +1,12 @@
-import type { BudgetPeriod } from "@cloudcost/api";
-
-/** Months per budget period: amounts are compared per month, so quarterly ÷ 3 and annual ÷ 12. */
-const MONTHS: Record<BudgetPeriod, number> = { monthly: 1, quarterly: 3, annual: 12 };
+import { MONTHS_PER_PERIOD, type BudgetPeriod } from "@cloudcost/api";
 
 export function monthlyAmount(amount: number, period: BudgetPeriod): number {
-  return amount / MONTHS[period];
+  return amount / MONTHS_PER_PERIOD[period];
 }
 
 /** The largest amount for `period` that stays within `perMonth`. */
 export function periodAmount(perMonth: number, period: BudgetPeriod): number {
-  return perMonth * MONTHS[period];
+  return perMonth * MONTHS_PER_PERIOD[period];
 }
 
 /** Amounts in messages: thousands separators, at most two decimals, and the currency code. */

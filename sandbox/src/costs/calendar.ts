@@ -24,16 +24,3 @@ export function datesBetween(from: string, to: string): string[] {
 export function todayUtc(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
-
-export type CalendarPeriod = "monthly" | "quarterly" | "annual";
-
-/** The calendar month, quarter or year (UTC) containing `date`, as inclusive first and last days. */
-export function periodAround(period: CalendarPeriod, date: string): { start: string; end: string } {
-  const year = Number(date.slice(0, 4));
-  const month = Number(date.slice(5, 7)) - 1;
-  const firstMonth = period === "monthly" ? month : period === "quarterly" ? month - (month % 3) : 0;
-  const months = period === "monthly" ? 1 : period === "quarterly" ? 3 : 12;
-  const start = new Date(Date.UTC(year, firstMonth, 1));
-  const end = new Date(Date.UTC(year, firstMonth + months, 0));
-  return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
-}

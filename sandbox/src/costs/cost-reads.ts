@@ -1,9 +1,9 @@
-import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary, ForecastTotals, Member, Provider } from "@cloudcost/api";
+import { periodContaining, type BudgetPeriod, type CostByDay, type CostByService, type CostComparison, type CostForecast, type CostQuery, type CostSummary, type ForecastTotals, type Member, type Provider } from "@cloudcost/api";
 import type { Organizations } from "../organizations";
 import type { Accounts } from "../store/accounts";
 import { invalidRequest } from "../service-error";
 import type { Groups } from "../store/groups";
-import { addDays, datesBetween, dayNumber, periodAround, todayUtc, type CalendarPeriod } from "./calendar";
+import { addDays, datesBetween, dayNumber, todayUtc } from "./calendar";
 import { actualCents, costLines, deviationCents, expectedCents, type CostLine } from "./dataset";
 
 /** Every read lists both providers, in this order, even when one costs nothing. */
@@ -126,11 +126,11 @@ export class Costs {
   }
 
   /** Spend of an alert's scope in the current calendar period (UTC): billed so far, and forecast for the whole period. */
-  periodSpend(orgId: string, groupId: string | null, period: CalendarPeriod): PeriodSpend {
+  periodSpend(orgId: string, groupId: string | null, period: BudgetPeriod): PeriodSpend {
     const scope = this.scope(orgId, groupId);
-    const { start, end } = periodAround(period, todayUtc());
-    const totals = forecastTotals(this.tally(scope, start, end));
-    return { currentSpend: totals.actual, forecastedSpend: totals.total, spendCurrency: scope.currency, periodStart: start, periodEnd: end };
+    const { from, to } = periodContaining(period, new Date());
+    const totals = forecastTotals(this.tally(scope, from, to));
+    return { currentSpend: totals.actual, forecastedSpend: totals.total, spendCurrency: scope.currency, periodStart: from, periodEnd: to };
   }
 
   /** The cost lines of the whole organization or of one of its groups (404 for an unknown group). */

@@ -1,6 +1,6 @@
 import type { CostForecast } from "@cloudcost/api";
 import { resolveApiSettings } from "../../../policies/src/forecast/api-settings";
-import { currentPeriodWindow } from "../../../policies/src/forecast/period-window";
+import { periodContaining } from "@cloudcost/api";
 import { ForecastConfig, compareWithForecast } from "../../../policies/src/policies/budget-alert-forecast";
 
 const forecast = (actual: number, total: number): CostForecast => ({
@@ -36,10 +36,10 @@ describe("budget-alert-forecast logic", () => {
 
   test("the period window is the calendar month, quarter or year in UTC", () => {
     const now = new Date("2028-02-15T23:30:00Z");
-    expect(currentPeriodWindow("monthly", now)).toEqual({ from: "2028-02-01", to: "2028-02-29" });
-    expect(currentPeriodWindow("quarterly", now)).toEqual({ from: "2028-01-01", to: "2028-03-31" });
-    expect(currentPeriodWindow("quarterly", new Date("2026-11-30T00:00:00Z"))).toEqual({ from: "2026-10-01", to: "2026-12-31" });
-    expect(currentPeriodWindow("annual", now)).toEqual({ from: "2028-01-01", to: "2028-12-31" });
+    expect(periodContaining("monthly", now)).toEqual({ from: "2028-02-01", to: "2028-02-29" });
+    expect(periodContaining("quarterly", now)).toEqual({ from: "2028-01-01", to: "2028-03-31" });
+    expect(periodContaining("quarterly", new Date("2026-11-30T00:00:00Z"))).toEqual({ from: "2026-10-01", to: "2026-12-31" });
+    expect(periodContaining("annual", now)).toEqual({ from: "2028-01-01", to: "2028-12-31" });
   });
 
   test("API settings come from the policy config first, then the provider's environment variables", () => {
