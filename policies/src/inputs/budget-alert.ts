@@ -1,14 +1,10 @@
-import type { BudgetAlertArgs } from "@cloudcost/pulumi";
+import { BUDGET_ALERT_DEFAULTS, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { BudgetPeriod, Email, Threshold } from "@cloudcost/api";
 import { Maybe, UNKNOWN, isBoolean, isNumber, isOneOf, isString, optional, rawProperty, readList, readValue } from "./raw";
 
 export type Period = BudgetPeriod;
 export type AlertThreshold = Threshold;
 
-/** The provider's defaults for omitted inputs (provider README / `BudgetAlertArgs`). */
-export const DEFAULT_THRESHOLDS: readonly AlertThreshold[] = [{ percent: 100, basis: "actual" }];
-export const DEFAULT_CURRENCY = "USD";
-export const DEFAULT_PERIOD: Period = "monthly";
 
 /** A budget alert's inputs as the policies judge them: defaults applied, e-mail addresses normalised. */
 export interface AlertView {
@@ -30,10 +26,10 @@ export function readAlert(props: object): AlertView {
   const recipients = field(props, "recipients");
   return {
     amount: readValue(field(props, "amount"), isNumber),
-    currency: optional(field(props, "currency"), DEFAULT_CURRENCY, isString),
-    period: optional(field(props, "period"), DEFAULT_PERIOD, isOneOf(BudgetPeriod.options)),
+    currency: optional(field(props, "currency"), BUDGET_ALERT_DEFAULTS.currency, isString),
+    period: optional(field(props, "period"), BUDGET_ALERT_DEFAULTS.period, isOneOf(BudgetPeriod.options)),
     groupId: optional<string | null>(field(props, "groupId"), null, isString),
-    thresholds: thresholds === undefined || thresholds === null ? [...DEFAULT_THRESHOLDS] : readList(thresholds, readThreshold),
+    thresholds: thresholds === undefined || thresholds === null ? [...BUDGET_ALERT_DEFAULTS.thresholds] : readList(thresholds, readThreshold),
     recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
     enabled: optional(field(props, "enabled"), true, isBoolean),
   };

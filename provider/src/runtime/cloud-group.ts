@@ -1,7 +1,7 @@
 import { AwsAccountId, AzureSubscriptionId, CreateGroup, GroupId, MAX_GROUP_MEMBERS, z } from "@cloudcost/api";
 import type { CloudGroup, CloudCostClient, Member } from "@cloudcost/api";
 import { nullsDropped, stringSet, type Props } from "./normalise";
-import type { ResourceSpec } from "./resource-spec";
+import { comparedInputs, type ResourceSpec } from "./resource-spec";
 
 /** Name and description as for `POST /groups`; members as the membership endpoint takes them, split by provider. */
 const schema = CreateGroup.extend({
@@ -28,7 +28,7 @@ function inputsOf(g: CloudGroup): Props {
 export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
   typeName: "CloudGroup",
   schema,
-  diffKeys: ["name", "description", "azureSubscriptionIds", "awsAccountIds"],
+  diffKeys: comparedInputs(schema),
   normalise(props) {
     const p = nullsDropped(props);
     // Azure subscription IDs are GUIDs and compare case-insensitively; both lists are sets.

@@ -15,7 +15,7 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   normalise(props: Props): Props;
   /** Rules that span fields and are not in the schema (none may throw). */
   crossFieldFailures?(checked: Checked): Failure[];
-  /** The inputs diff compares (every input but `adoptId`, which only matters at create). */
+  /** The inputs diff compares: `comparedInputs(schema)`. */
   diffKeys: readonly string[];
   /** Plain-JSON outputs of a live object (no `id`: Pulumi keeps that apart). */
   outputs(live: Live): Props;
@@ -26,4 +26,20 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   /** Sends only what `changed` names; resolves undefined when nothing had to be sent. */
   update(client: CloudCostClient, id: string, inputs: Checked, changed: readonly string[]): Promise<Live | undefined>;
   remove(client: CloudCostClient, id: string): Promise<void>;
+}
+
+/** The inputs diff compares: every field of the check schema but `adoptId`, which only matters at create. */
+export function comparedInputs(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape).filter((k) => k !== "adoptId");
+}
+
+/** The `keys` of a live object, as inputs. */
+export function pick(live: Props, keys: readonly string[]): Props {
+  return Object.fromEntries(keys.map((k) => [k, live[k]]));
+}
+
+/** The request body for checked inputs: everything but `adoptId`, which is ours, not the API's. */
+export function apiBody<C extends { adoptId?: string }>(checked: C): Omit<C, "adoptId"> {
+  const { adoptId: _adoptId, ...fields } = checked;
+  return fields;
 }

@@ -1,19 +1,12 @@
 import { ReportId, ReportInput, z } from "@cloudcost/api";
 import type { ScheduledReport } from "@cloudcost/api";
 import { emailSet, nullsDropped, type Props } from "./normalise";
-import type { ResourceSpec } from "./resource-spec";
+import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
 const schema = ReportInput.extend({ adoptId: ReportId.optional() });
 type Checked = z.output<typeof schema>;
 
-function body(c: Checked): ReportInput {
-  const { adoptId: _adoptId, ...fields } = c;
-  return fields;
-}
-
-function inputsOf(r: ScheduledReport): Props {
-  return { name: r.name, report: r.report, groupId: r.groupId, schedule: r.schedule, format: r.format, recipients: r.recipients, enabled: r.enabled };
-}
+const diffKeys = comparedInputs(schema);
 
 const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -21,7 +14,7 @@ const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "ob
 export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
   typeName: "ScheduledReport",
   schema,
-  diffKeys: ["name", "report", "groupId", "schedule", "format", "recipients", "enabled"],
+  diffKeys,
   normalise(props) {
     const p = nullsDropped(props);
     // A day field that does not apply is null in the service's answer and absent in a program: the same.
@@ -29,9 +22,9 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
     return { ...p, schedule, recipients: emailSet(p.recipients) };
   },
   outputs: ({ id: _id, ...rest }) => rest,
-  inputs: inputsOf,
+  inputs: (r) => pick(r, diffKeys),
   get: (client, id) => client.getReport(id),
-  create: (client, c) => client.createReport(body(c)),
-  update: async (client, id, c, changed) => (changed.length ? client.replaceReport(id, body(c)) : undefined),
+  create: (client, c) => client.createReport(apiBody(c)),
+  update: async (client, id, c, changed) => (changed.length ? client.replaceReport(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteReport(id).then(() => undefined),
 };
