@@ -5,11 +5,11 @@ import { openDatabase } from "./database";
 import { Credentials } from "./identity/credentials";
 import { Organizations } from "./organizations";
 import { Accounts } from "./store/accounts";
-import { Alerts } from "./store/alerts";
+import { alertStore } from "./store/alerts";
 import { Findings } from "./store/findings";
 import { Groups } from "./store/groups";
 import { IdempotencyKeys } from "./store/idempotency-keys";
-import { Reports } from "./store/reports";
+import { reportStore } from "./store/reports";
 import { Scans } from "./store/scans";
 
 /** Opens the data folder and wires every store; a fresh folder is bootstrapped with the `demo` organization. */
@@ -27,8 +27,8 @@ export function openContext(config: SandboxConfig): SandboxContext {
     credentials: new Credentials(db),
     accounts,
     groups,
-    alerts: new Alerts(db, groups, costs),
-    reports: new Reports(db, groups),
+    alerts: alertStore(db, groups, costs),
+    reports: reportStore(db, groups),
     findings,
     scans: new Scans(db, accounts, findings, config.scanStepMs),
     costs,

@@ -20,22 +20,22 @@ export const groupHandlers: HandlerMap = {
   },
   getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, groupId(c)) }),
   updateGroup: (c) => {
-    assertIfMatch(c.ifMatch, c.ctx.groups.require(c.orgId, groupId(c)));
+    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
     return { body: c.ctx.groups.update(c.orgId, groupId(c), c.body as UpdateGroup) };
   },
   deleteGroup: (c) => {
-    assertIfMatch(c.ifMatch, c.ctx.groups.require(c.orgId, groupId(c)));
+    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
     c.ctx.groups.delete(c.orgId, groupId(c));
     return {};
   },
   listMembers: (c) => ({ body: { items: c.ctx.groups.members(c.orgId, groupId(c)) } }),
   replaceMembers: (c) => {
-    assertIfMatch(c.ifMatch, c.ctx.groups.require(c.orgId, groupId(c)));
+    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
     return { body: c.ctx.groups.replaceMembers(c.orgId, groupId(c), (c.body as ReplaceMembers).members as Member[]) };
   },
   addMember: (c) => ({ body: c.ctx.groups.addMember(c.orgId, groupId(c), c.body as Member) }),
   removeMember: (c) => {
-    assertIfMatch(c.ifMatch, c.ctx.groups.require(c.orgId, groupId(c)));
+    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
     return { body: c.ctx.groups.removeMember(c.orgId, groupId(c), pathMember(c)) };
   },
 };

@@ -2,16 +2,11 @@ import type { BudgetAlert } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { registerGroupScopedList, scopeName } from "./group-scoped-list";
 import { html, type SafeHtml } from "./html";
-import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";
-
-const PATH = "/portal/alerts";
+import type { PortalView } from "./portal-page";
 
 const money = (amount: number, currency: string): string => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
-
-function scopeName(view: PortalView, groupId: string | null): string {
-  return groupId === null ? "whole organization" : (view.groups.find((g) => g.id === groupId)?.name ?? groupId);
-}
 
 function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
   const used = a.amount > 0 ? Math.round((a.currentSpend / a.amount) * 100) : 0;
@@ -20,17 +15,14 @@ function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
 <td>${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}</td><td>${a.enabled ? "enabled" : "disabled"}</td></tr>`;
 }
 
-/** Read-only list of budget alerts with current spend against budget; the global filter narrows it to one group. */
+/** Read-only list of budget alerts with current spend against budget. */
 export function registerAlertsPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  app.get(
-    PATH,
-    signedInPage(ctx, stores, (view, _request, reply) => {
-      const alerts = ctx.alerts.list(view.user.orgId).filter((a) => !view.selected || a.groupId === view.selected.id);
-      const body =
-        alerts.length === 0
-          ? html`<p>No budget alerts${view.selected ? " for this group" : ""}. Create them through the API or with Pulumi.</p>`
-          : html`<table><thead><tr><th>Name</th><th>Covers</th><th>Period</th><th>Budget</th><th>Spend so far</th><th>Forecast</th><th>Thresholds</th><th>State</th></tr></thead><tbody>${alerts.map((a) => alertRow(view, a))}</tbody></table>`;
-      return sendPortalPage(reply, view, PATH, "Budget alerts", body);
-    }),
-  );
+  registerGroupScopedList(app, ctx, stores, {
+    path: "/portal/alerts",
+    title: "Budget alerts",
+    noun: "budget alerts",
+    items: (c, orgId) => c.alerts.list(orgId),
+    headers: ["Name", "Covers", "Period", "Budget", "Spend so far", "Forecast", "Thresholds", "State"],
+    row: alertRow,
+  });
 }

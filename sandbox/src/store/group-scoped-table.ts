@@ -39,35 +39,38 @@ interface Row {
   updated_at: string;
 }
 
+/** How a stored resource is answered: its fields plus what the server computes on read. */
+export type View<F, V> = (orgId: string, stored: Stored<F>) => V;
+
 /**
  * Storage shared by budget alerts and scheduled reports: both are client-defined field sets, scoped to an
- * organization and optionally to one of its Cloud Groups, which must exist (422 otherwise).
+ * organization and optionally to one of its Cloud Groups, which must exist (422 otherwise). Every method
+ * answers with the resource's `view`.
  */
-export class GroupScopedTable<F extends { groupId: string | null }> {
+export class GroupScopedTable<F extends { groupId: string | null }, V> {
   constructor(
     private readonly db: Db,
     private readonly table: string,
     private readonly idPrefix: string,
     private readonly noun: string,
     private readonly groups: Groups,
+    private readonly view: View<F, V>,
   ) {}
 
-  all(orgId: string): Stored<F>[] {
-    return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) => this.stored(r));
+  list(orgId: string): V[] {
+    return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) => this.view(orgId, stored(r)));
   }
 
-  page<T>(orgId: string, q: PageQuery, view: (s: Stored<F>) => T): Page<T> {
+  page(orgId: string, q: PageQuery): Page<V> {
     const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(orgId, cursorPosition(this.table, q), q.limit + 1) as Row[];
-    return toPage(this.table, rows, q.limit, (r) => view(this.stored(r)));
+    return toPage(this.table, rows, q.limit, (r) => this.view(orgId, stored(r)));
   }
 
-  require(orgId: string, id: string): Stored<F> {
-    const r = sql(this.db, `SELECT * FROM ${this.table} WHERE id = ? AND org_id = ?`).get(id, orgId) as Row | undefined;
-    if (!r) throw notFound(`No ${this.noun} ${id} in this organization.`);
-    return this.stored(r);
+  require(orgId: string, id: string): V {
+    return this.view(orgId, this.stored(orgId, id));
   }
 
-  insert(orgId: string, fields: F): Stored<F> {
+  create(orgId: string, fields: F): V {
     this.assertGroup(orgId, fields.groupId);
     const id = newId(this.idPrefix);
     const now = new Date().toISOString();
@@ -76,16 +79,16 @@ export class GroupScopedTable<F extends { groupId: string | null }> {
   }
 
   /** PUT semantics: the stored fields become exactly `fields`; `updatedAt` moves only when something changed. */
-  replace(orgId: string, id: string, fields: F): Stored<F> {
-    const current = this.require(orgId, id);
+  replace(orgId: string, id: string, fields: F): V {
+    const current = this.stored(orgId, id);
     this.assertGroup(orgId, fields.groupId);
-    if (JSON.stringify(current.fields) === JSON.stringify(fields)) return current;
+    if (JSON.stringify(current.fields) === JSON.stringify(fields)) return this.view(orgId, current);
     sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(fields.groupId, JSON.stringify(fields), new Date().toISOString(), id);
     return this.require(orgId, id);
   }
 
   delete(orgId: string, id: string): void {
-    this.require(orgId, id);
+    this.stored(orgId, id);
     sql(this.db, `DELETE FROM ${this.table} WHERE id = ? AND org_id = ?`).run(id, orgId);
   }
 
@@ -95,7 +98,13 @@ export class GroupScopedTable<F extends { groupId: string | null }> {
     }
   }
 
-  private stored(r: Row): Stored<F> {
-    return { seq: r.seq, id: r.id, fields: JSON.parse(r.fields) as F, createdAt: r.created_at, updatedAt: r.updated_at };
+  private stored(orgId: string, id: string): Stored<F> {
+    const r = sql(this.db, `SELECT * FROM ${this.table} WHERE id = ? AND org_id = ?`).get(id, orgId) as Row | undefined;
+    if (!r) throw notFound(`No ${this.noun} ${id} in this organization.`);
+    return stored(r);
   }
+}
+
+function stored<F>(r: Row): Stored<F> {
+  return { seq: r.seq, id: r.id, fields: JSON.parse(r.fields) as F, createdAt: r.created_at, updatedAt: r.updated_at };
 }
