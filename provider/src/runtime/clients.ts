@@ -7,10 +7,12 @@ import { resolveSettings } from "./settings";
 const clients = new Map<string, CloudCostClient>();
 
 let stackConfig: ConfigLookup = () => undefined;
+let current: CloudCostClient | undefined;
 
 /** Remembers the stack config the dynamic-provider host hands to `configure`. */
 export function useStackConfig(config: ConfigLookup): void {
   stackConfig = config;
+  current = undefined;
 }
 
 /** The shared client for the settings `config` resolves to; throws a SettingsError naming what is missing. */
@@ -26,7 +28,12 @@ export function clientFor(config: ConfigLookup): CloudCostClient {
   return client;
 }
 
-/** The client for the stack config of the running dynamic-provider host. */
+/**
+ * The client for the stack config of the running dynamic-provider host. Resolved once per `configure`:
+ * neither the config nor the host's environment changes while it runs, and resolving (a settings lookup
+ * and a digest) on every call was measurable host CPU. Settings that fail to resolve are not remembered,
+ * so every call reports them.
+ */
 export function currentClient(): CloudCostClient {
-  return clientFor(stackConfig);
+  return (current ??= clientFor(stackConfig));
 }
