@@ -68,6 +68,8 @@ export interface ReadOutcome {
 
 export interface ProviderHost {
   process: ChildProcess;
+  /** `127.0.0.1:port` of the host's gRPC server (lean-engine.ts connects there too). */
+  address: string;
   /** Everything the host wrote to stderr so far (it logs failed calls there). */
   stderr(): string;
   /** Stack config with namespaced keys (`cloudcost:apiUrl`); wrap secret values with {@link secret}. */
@@ -113,10 +115,12 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   // The host prints its gRPC port as its first line.
   const port = await readyLine(child, "provider host", 20_000, (line) => (/^\d+$/.test(line.trim()) ? Number(line.trim()) : undefined), () => stderr);
-  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const address = `127.0.0.1:${port}`;
+  const client = new provrpc.ResourceProviderClient(address, grpc.credentials.createInsecure());
 
   return {
     process: child,
+    address,
     stderr: () => stderr,
     async configure(config) {
       const req = new provproto.ConfigureRequest();

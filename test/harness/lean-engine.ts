@@ -1,0 +1,125 @@
+/**
+ * A lean engine stand-in for the provider benchmark: the Pulumi engine's Check/Create/Read/Delete calls to
+ * a dynamic-provider host, sent as unary gRPC over plain `node:http2` (framing per gRPC's
+ * PROTOCOL-HTTP2.md: a 5-byte length prefix, status in the trailers) with the state kept as protobuf bytes.
+ *
+ * Why not the grpc-js client of provider-host.ts: the real engine is a Go process whose cost per call is
+ * small next to the host's; a grpc-js client decoding every Struct costs this machine about as much CPU
+ * as the host itself, and on two shared cores that CPU is taken from the host and the API under test.
+ * Like the engine, this stand-in passes Check's inputs to Create and the stored state to Read and Delete
+ * without looking inside them: the protobuf fields are copied as bytes (protobufjs's wire reader/writer).
+ *
+ *   const engine = await leanEngine(host.address);
+ *   const inputs = await engine.check(u, { ...inputs, __provider });
+ *   const { id, properties } = await engine.create(u, inputs);
+ *   await engine.read(u, id, properties); await engine.delete(u, id, properties);
+ *   engine.close();
+ */
+import { connect, type ClientHttp2Session } from "node:http2";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Reader, Writer } from "protobufjs/minimal";
+
+type Json = Record<string, unknown>;
+/** The top-level length-delimited fields of a protobuf message, by field number. */
+type Fields = Record<number, Buffer>;
+
+/** Resource state as the engine stores it: the encoded `google.protobuf.Struct`. */
+export type EncodedState = Buffer;
+
+export interface LeanEngine {
+  /** Check with empty olds; the checked inputs, or an error listing the check failures. */
+  check(urn: string, news: Json): Promise<EncodedState>;
+  create(urn: string, inputs: EncodedState): Promise<{ id: string; properties: EncodedState }>;
+  /** The id the host answered ("" when the object is gone). */
+  read(urn: string, id: string, properties: EncodedState): Promise<string>;
+  delete(urn: string, id: string, properties: EncodedState): Promise<void>;
+  close(): void;
+}
+
+const SERVICE = "/pulumirpc.ResourceProvider";
+const LENGTH_DELIMITED = 2;
+
+function fieldsOf(message: Buffer): Fields {
+  const reader = Reader.create(message);
+  const fields: Fields = {};
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    if ((tag & 7) !== LENGTH_DELIMITED) {
+      reader.skipType(tag & 7);
+      continue;
+    }
+    const bytes = reader.bytes();
+    fields[tag >>> 3] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
+  return fields;
+}
+
+/** A message of length-delimited fields (strings and embedded messages), in field order. */
+function messageOf(fields: [number, string | Buffer][]): Buffer {
+  const writer = Writer.create();
+  for (const [field, value] of fields) {
+    writer.uint32((field << 3) | LENGTH_DELIMITED);
+    if (typeof value === "string") writer.string(value);
+    else writer.bytes(value);
+  }
+  return Buffer.from(writer.finish());
+}
+
+/** One unary call: the response message, or an error carrying grpc-status and grpc-message. */
+function unary(session: ClientHttp2Session, method: string, message: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers" });
+    const prefix = Buffer.alloc(5);
+    prefix.writeUInt32BE(message.length, 1);
+    stream.end(Buffer.concat([prefix, message]));
+    const chunks: Buffer[] = [];
+    let status: string | undefined;
+    let detail = "";
+    // A failed call may answer with headers only ("Trailers-Only"), so the status is looked for in both.
+    const noteStatus = (headers: Record<string, unknown>) => {
+      if (headers["grpc-status"] !== undefined) [status, detail] = [String(headers["grpc-status"]), decodeURIComponent(String(headers["grpc-message"] ?? ""))];
+    };
+    stream.on("response", noteStatus);
+    stream.on("trailers", noteStatus);
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("error", reject);
+    stream.on("close", () => {
+      if (status !== "0") return reject(new Error(`${method}: grpc-status ${status ?? "missing"} ${detail}`));
+      const body = Buffer.concat(chunks);
+      resolve(body.subarray(5, 5 + body.readUInt32BE(1)));
+    });
+  });
+}
+
+/** Connects to a dynamic-provider host at `address` (host:port); Configure it through provider-host.ts first. */
+export function leanEngine(address: string): LeanEngine {
+  const session = connect(`http://${address}`);
+  return {
+    async check(urn, news) {
+      const req = new provproto.CheckRequest();
+      req.setUrn(urn);
+      req.setOlds(new Struct());
+      req.setNews(Struct.fromJavaScript(news as Parameters<typeof Struct.fromJavaScript>[0]));
+      const res = await unary(session, "Check", Buffer.from(req.serializeBinary()));
+      const fields = fieldsOf(res);
+      if (fields[2]) {
+        const failures = provproto.CheckResponse.deserializeBinary(res).getFailuresList();
+        throw new Error(`Check ${urn}: ${failures.map((f) => `${f.getProperty()} ${f.getReason()}`).join("; ")}`);
+      }
+      return fields[1] ?? Buffer.alloc(0);
+    },
+    async create(urn, inputs) {
+      const res = fieldsOf(await unary(session, "Create", messageOf([[1, urn], [2, inputs]])));
+      return { id: res[1]?.toString() ?? "", properties: res[2] ?? Buffer.alloc(0) };
+    },
+    async read(urn, id, properties) {
+      const res = fieldsOf(await unary(session, "Read", messageOf([[1, id], [2, urn], [3, properties]])));
+      return res[1]?.toString() ?? "";
+    },
+    async delete(urn, id, properties) {
+      await unary(session, "Delete", messageOf([[1, id], [2, urn], [3, properties]]));
+    },
+    close: () => session.close(),
+  };
+}
