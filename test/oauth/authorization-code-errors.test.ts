@@ -2,7 +2,7 @@ import { loadOAuth, type Insecure, type OAuth } from "./support/oauth4webapi";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 import { authorizeAsUser, signedInAgent } from "./support/demo-user";
-import {apiStatus, authorizationRequest, authorize, discover, exchange, oauthError, registerPublicClient, REDIRECT_URI } from "./support/oauth-client";
+import { apiStatus, authorizationRequest, authorize, discover, exchange, oauthError, registerPublicClient, REDIRECT_URI } from "./support/oauth-client";
 import { hiddenFields, type UserAgent } from "./support/user-agent";
 
 /** Every rule of the code flow, broken once: the server must refuse with the RFC's error and issue nothing. */

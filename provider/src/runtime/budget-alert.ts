@@ -7,7 +7,6 @@ import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spe
 const schema = AlertInput.extend({ adoptId: AlertId.optional() });
 type Checked = z.output<typeof schema>;
 
-
 const diffKeys = comparedInputs(schema);
 /**
  * `webhookUrl` is left out of the inputs read back on purpose: it is a secret, and inputs read back from

@@ -6,7 +6,13 @@ import { registerGroupScopedList, scopeName } from "./group-scoped-list";
 import { html, type SafeHtml } from "./html";
 import type { PortalView } from "./portal-page";
 
-const money = (amount: number, currency: string): string => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+/** One formatter per currency: building an Intl.NumberFormat costs far more than using one, and a page formats three amounts per alert. */
+const formatters = new Map<string, Intl.NumberFormat>();
+function money(amount: number, currency: string): string {
+  let format = formatters.get(currency);
+  if (!format) formatters.set(currency, (format = new Intl.NumberFormat("en-US", { style: "currency", currency })));
+  return format.format(amount);
+}
 
 function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
   const used = a.amount > 0 ? Math.round((a.currentSpend / a.amount) * 100) : 0;
