@@ -2,6 +2,7 @@ import { ALL_SCOPES, type Provider } from "@cloudcost/api";
 import { connectAccount } from "./connect-account";
 import type { SandboxContext } from "./context";
 import { bootstrapIdentity } from "./identity/bootstrap";
+import { sql } from "./statements";
 
 export const META_SCHEMA = `
 CREATE TABLE IF NOT EXISTS sandbox_meta (
@@ -28,13 +29,13 @@ const DEMO_ACCOUNTS: readonly { provider: Provider; accountId: string; name: str
 export function bootstrapDataFolder(ctx: SandboxContext): void {
   ctx.db
     .transaction(() => {
-      if (ctx.db.prepare("SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
+      if (sql(ctx.db, "SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
       const org = ctx.orgs.create(DEMO_ORG, ALL_SCOPES);
       for (const a of DEMO_ACCOUNTS) connectAccount(ctx, org.id, a.provider, a.accountId, a.name);
       const production = ctx.groups.create(org.id, { name: "Production", description: "Production workloads on both clouds" }, "portal");
       ctx.groups.replaceMembers(org.id, production.id, [DEMO_ACCOUNTS[0]!, DEMO_ACCOUNTS[3]!].map((a) => ({ provider: a.provider, accountId: a.accountId }) as const));
       bootstrapIdentity(ctx, org);
-      ctx.db.prepare("INSERT INTO sandbox_meta (key, value) VALUES ('bootstrapped', ?)").run(new Date().toISOString());
+      sql(ctx.db, "INSERT INTO sandbox_meta (key, value) VALUES ('bootstrapped', ?)").run(new Date().toISOString());
     })
     .immediate();
 }

@@ -1,6 +1,7 @@
 import type { Scope } from "@cloudcost/api";
 import type { Db } from "./database";
 import { newId } from "./ids";
+import { sql } from "./statements";
 
 export const ORGANIZATION_SCHEMA = `
 CREATE TABLE IF NOT EXISTS orgs (
@@ -36,17 +37,17 @@ export class Organizations {
   create(name: string, permissions: readonly Scope[]): Organization {
     if (this.byName(name)) throw new Error(`an organization named "${name}" already exists`);
     const id = newId("org");
-    this.db.prepare("INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(id, name, permissions.join(" "), new Date().toISOString());
+    sql(this.db, "INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(id, name, permissions.join(" "), new Date().toISOString());
     return { id, name, permissions: [...permissions], currency: "USD" };
   }
 
   byName(name: string): Organization | undefined {
-    const r = this.db.prepare("SELECT * FROM orgs WHERE name = ?").get(name) as OrgRow | undefined;
+    const r = sql(this.db, "SELECT * FROM orgs WHERE name = ?").get(name) as OrgRow | undefined;
     return r && fromRow(r);
   }
 
   byId(id: string): Organization | undefined {
-    const r = this.db.prepare("SELECT * FROM orgs WHERE id = ?").get(id) as OrgRow | undefined;
+    const r = sql(this.db, "SELECT * FROM orgs WHERE id = ?").get(id) as OrgRow | undefined;
     return r && fromRow(r);
   }
 

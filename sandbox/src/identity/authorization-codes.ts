@@ -3,6 +3,7 @@ import type { Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { splitScopes } from "./credentials";
 import { digest } from "./hashing";
+import { sql } from "../statements";
 
 export const AUTHORIZATION_CODE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS authorization_codes (
@@ -56,8 +57,7 @@ export class AuthorizationCodes {
 
   issue(grant: CodeGrant, ttlSeconds: number): string {
     const code = newSecret("ccac");
-    this.db
-      .prepare("INSERT INTO authorization_codes (hash, client_id, user_id, org_id, redirect_uri, code_challenge, scopes, family, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    sql(this.db, "INSERT INTO authorization_codes (hash, client_id, user_id, org_id, redirect_uri, code_challenge, scopes, family, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(digest(code), grant.clientId, grant.userId, grant.orgId, grant.redirectUri, grant.codeChallenge, grant.scopes.join(" "), newId("grant"), Date.now() + ttlSeconds * 1000);
     return code;
   }
@@ -66,10 +66,10 @@ export class AuthorizationCodes {
   redeem(code: string): Redemption {
     return this.db.transaction((): Redemption => {
       const hash = digest(code);
-      const r = this.db.prepare("SELECT * FROM authorization_codes WHERE hash = ?").get(hash) as CodeRow | undefined;
+      const r = sql(this.db, "SELECT * FROM authorization_codes WHERE hash = ?").get(hash) as CodeRow | undefined;
       if (!r) return { status: "unknown" };
       if (r.used_at !== null) return { status: "reused", family: r.family };
-      this.db.prepare("UPDATE authorization_codes SET used_at = ? WHERE hash = ?").run(Date.now(), hash);
+      sql(this.db, "UPDATE authorization_codes SET used_at = ? WHERE hash = ?").run(Date.now(), hash);
       return {
         status: "ok",
         code: { clientId: r.client_id, userId: r.user_id, orgId: r.org_id, redirectUri: r.redirect_uri, codeChallenge: r.code_challenge, scopes: splitScopes(r.scopes), family: r.family, expiresAt: r.expires_at },

@@ -2,6 +2,7 @@ import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import type { Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { digest, matchesDigest } from "./hashing";
+import { sql } from "../statements";
 
 export const CREDENTIAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS oauth_clients (
@@ -148,8 +149,7 @@ export class Credentials {
   createConfidentialClient(orgId: string, name: string, scopes: readonly Scope[]): NewClient {
     const client_id = newId("ccc");
     const client_secret = newSecret("ccs");
-    this.db
-      .prepare("INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)")
+    sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)")
       .run(client_id, orgId, name, digest(client_secret), scopes.join(" "), new Date().toISOString());
     return { client_id, client_secret, scopes: [...scopes] };
   }
@@ -158,25 +158,24 @@ export class Credentials {
   registerPublicClient(meta: PublicClientMetadata): ClientRecord {
     const id = newId("ccp");
     const createdAt = new Date().toISOString();
-    this.db
-      .prepare("INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
+    sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
       .run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
     return { id, orgId: null, name: meta.name, kind: "public", scopes: [...meta.scopes], redirectUris: [...meta.redirectUris], createdAt };
   }
 
   client(clientId: string): ClientRecord | undefined {
-    const r = this.db.prepare("SELECT * FROM oauth_clients WHERE id = ?").get(clientId) as ClientRow | undefined;
+    const r = sql(this.db, "SELECT * FROM oauth_clients WHERE id = ?").get(clientId) as ClientRow | undefined;
     return r && clientFromRow(r);
   }
 
   /** The organization's confidential clients. */
   listClients(orgId: string): ClientRecord[] {
-    return (this.db.prepare("SELECT * FROM oauth_clients WHERE org_id = ? ORDER BY created_at").all(orgId) as ClientRow[]).map(clientFromRow);
+    return (sql(this.db, "SELECT * FROM oauth_clients WHERE org_id = ? ORDER BY created_at").all(orgId) as ClientRow[]).map(clientFromRow);
   }
 
   /** Verifies a confidential client's secret in constant time; undefined for any mismatch. */
   authenticateClient(clientId: string, secret: string): ClientRecord | undefined {
-    const r = this.db.prepare("SELECT * FROM oauth_clients WHERE id = ?").get(clientId) as ClientRow | undefined;
+    const r = sql(this.db, "SELECT * FROM oauth_clients WHERE id = ?").get(clientId) as ClientRow | undefined;
     if (!r || r.kind !== "confidential" || !r.secret_hash) return undefined;
     return matchesDigest(secret, r.secret_hash) ? clientFromRow(r) : undefined;
   }
@@ -184,8 +183,8 @@ export class Credentials {
   /** Deleting a client invalidates every token it issued (spec: Revocation); its codes go with it (FK cascade). */
   deleteClient(orgId: string, clientId: string): boolean {
     return this.db.transaction(() => {
-      const gone = this.db.prepare("DELETE FROM oauth_clients WHERE id = ? AND org_id = ?").run(clientId, orgId).changes > 0;
-      if (gone) this.db.prepare("DELETE FROM tokens WHERE client_id = ?").run(clientId);
+      const gone = sql(this.db, "DELETE FROM oauth_clients WHERE id = ? AND org_id = ?").run(clientId, orgId).changes > 0;
+      if (gone) sql(this.db, "DELETE FROM tokens WHERE client_id = ?").run(clientId);
       return gone;
     })();
   }
@@ -208,40 +207,39 @@ export class Credentials {
     const token = newSecret(prefix);
     const now = Date.now();
     const expiresAt = opts.ttlSeconds === null ? null : now + opts.ttlSeconds * 1000;
-    this.db
-      .prepare("INSERT INTO tokens (hash, kind, org_id, client_id, user_id, family, scopes, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    sql(this.db, "INSERT INTO tokens (hash, kind, org_id, client_id, user_id, family, scopes, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(digest(token), opts.kind, opts.orgId, opts.clientId ?? null, opts.userId ?? null, opts.family ?? null, opts.scopes.join(" "), opts.label ?? "", now, expiresAt);
     return { token, expiresAt };
   }
 
   /** Revokes a token of the organization (or of any organization when `orgId` is undefined). */
   revokeToken(token: string, orgId?: string): boolean {
-    const sql = orgId === undefined ? "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL" : "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND org_id = ? AND revoked_at IS NULL";
+    const text = orgId === undefined ? "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL" : "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND org_id = ? AND revoked_at IS NULL";
     const args = orgId === undefined ? [Date.now(), digest(token)] : [Date.now(), digest(token), orgId];
-    return this.db.prepare(sql).run(...args).changes > 0;
+    return sql(this.db, text).run(...args).changes > 0;
   }
 
   /** The stored record of a presented token, whatever its state. */
   lookupToken(token: string): TokenRecord | undefined {
-    const r = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(digest(token)) as TokenRow | undefined;
+    const r = sql(this.db, "SELECT * FROM tokens WHERE hash = ?").get(digest(token)) as TokenRow | undefined;
     return r && tokenFromRow(r);
   }
 
   /** Revokes every token of a grant (refresh-token reuse, code reuse, RFC 7009 revocation of a refresh token). */
   revokeFamily(family: string): number {
-    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL").run(Date.now(), family).changes;
+    return sql(this.db, "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL").run(Date.now(), family).changes;
   }
 
   /** The organization's API tokens (portal: API Access), newest first. */
   listApiTokens(orgId: string): TokenRecord[] {
-    return (this.db.prepare("SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(tokenFromRow);
+    return (sql(this.db, "SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(tokenFromRow);
   }
 
   /** Revokes one of the organization's API tokens by its reference (the portal never holds the token itself). */
   revokeApiToken(orgId: string, ref: string): boolean {
     if (ref.length !== REF_LENGTH || !/^[0-9a-f]+$/.test(ref)) return false;
     // Every digest starting with `ref` sorts between `ref` and `ref` + "g" (hex digits sort below "g"): uses the primary key.
-    return this.db.prepare("UPDATE tokens SET revoked_at = ? WHERE hash > ? AND hash < ? AND org_id = ? AND kind = 'api' AND revoked_at IS NULL").run(Date.now(), ref, `${ref}g`, orgId).changes > 0;
+    return sql(this.db, "UPDATE tokens SET revoked_at = ? WHERE hash > ? AND hash < ? AND org_id = ? AND kind = 'api' AND revoked_at IS NULL").run(Date.now(), ref, `${ref}g`, orgId).changes > 0;
   }
 
   /** Resolves `Authorization: Bearer` to a principal. Refresh tokens are never accepted as bearer tokens. */

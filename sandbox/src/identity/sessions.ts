@@ -2,6 +2,7 @@ import type { Db } from "../database";
 import { newSecret } from "../ids";
 import { digest } from "./hashing";
 import type { User } from "./users";
+import { sql } from "../statements";
 
 export const SESSION_SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -22,18 +23,18 @@ export class Sessions {
   start(user: User): string {
     const id = newSecret("ccsess");
     const now = Date.now();
-    this.db.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now);
-    this.db.prepare("INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
+    sql(this.db, "DELETE FROM sessions WHERE expires_at <= ?").run(now);
+    sql(this.db, "INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
     return id;
   }
 
   /** The signed-in user's ID for a live session. */
   userId(sessionId: string): string | undefined {
-    const r = this.db.prepare("SELECT user_id, expires_at FROM sessions WHERE hash = ?").get(digest(sessionId)) as { user_id: string; expires_at: number } | undefined;
+    const r = sql(this.db, "SELECT user_id, expires_at FROM sessions WHERE hash = ?").get(digest(sessionId)) as { user_id: string; expires_at: number } | undefined;
     return r && r.expires_at > Date.now() ? r.user_id : undefined;
   }
 
   end(sessionId: string): void {
-    this.db.prepare("DELETE FROM sessions WHERE hash = ?").run(digest(sessionId));
+    sql(this.db, "DELETE FROM sessions WHERE hash = ?").run(digest(sessionId));
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../database";
 import { newId } from "../ids";
 import { hashPassword, verifyPassword } from "./hashing";
+import { sql } from "../statements";
 
 export const USER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -37,28 +38,32 @@ export class Users {
   create(orgId: string, email: string, password: string): User {
     const user: User = { id: newId("usr"), orgId, email: email.trim().toLowerCase() };
     const hash = hashPassword(password);
-    this.db.prepare("INSERT INTO users (id, org_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").run(user.id, orgId, user.email, hash, new Date().toISOString());
+    sql(this.db, "INSERT INTO users (id, org_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").run(user.id, orgId, user.email, hash, new Date().toISOString());
     return user;
   }
 
   byId(id: string): User | undefined {
-    const r = this.db.prepare("SELECT * FROM users WHERE id = ?").get(id) as UserRow | undefined;
+    const r = sql(this.db, "SELECT * FROM users WHERE id = ?").get(id) as UserRow | undefined;
     return r && fromRow(r);
   }
 
   byEmail(email: string): User | undefined {
-    const r = this.db.prepare("SELECT * FROM users WHERE email = ?").get(email.trim().toLowerCase()) as UserRow | undefined;
+    const r = this.rowByEmail(email);
     return r && fromRow(r);
   }
 
   /** The user when the password matches; undefined otherwise, in about the same time whether or not the user exists. */
   async verify(email: string, password: string): Promise<User | undefined> {
-    const r = this.db.prepare("SELECT * FROM users WHERE email = ?").get(email.trim().toLowerCase()) as UserRow | undefined;
+    const r = this.rowByEmail(email);
     if (!r) {
       decoyHash ??= hashPassword("decoy");
       await verifyPassword(password, decoyHash);
       return undefined;
     }
     return (await verifyPassword(password, r.password_hash)) ? fromRow(r) : undefined;
+  }
+
+  private rowByEmail(email: string): UserRow | undefined {
+    return sql(this.db, "SELECT * FROM users WHERE email = ?").get(email.trim().toLowerCase()) as UserRow | undefined;
   }
 }
