@@ -6,7 +6,7 @@ import { notFound } from "../service-error";
 import { fieldErrors, parseOrThrow } from "../validation";
 import type { ApiResponse } from "./api-response";
 import { authenticate, requireScope } from "./bearer-auth";
-import { etagOf } from "./etag";
+import { etagOfJson } from "./etag";
 import { idempotencyKey, requestFingerprint, runIdempotently } from "./idempotency";
 
 /** `/groups/{groupId}` (OpenAPI) → `/groups/:groupId` (fastify). */
@@ -25,14 +25,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** Runs the handler; a change runs in one immediate transaction that commits before anything is sent. */
+/** Runs the handler and serializes its answer once; a change runs in one immediate transaction that commits before anything is sent. */
 function execute(ctx: SandboxContext, route: Route, handler: Handler, call: Call): ApiResponse {
   const run = (): ApiResponse => {
     const outcome = handler(call);
+    const body = outcome.body === undefined ? undefined : JSON.stringify(outcome.body);
     const headers: Record<string, string> = {};
-    if (route.etag && outcome.body !== undefined) headers.etag = etagOf(outcome.body);
+    if (route.etag && body !== undefined) headers.etag = etagOfJson(body);
     if (outcome.location) headers.location = outcome.location;
-    return { status: outcome.status ?? route.status, body: outcome.body, headers };
+    return { status: outcome.status ?? route.status, body, headers };
   };
   return route.method === "GET" ? run() : ctx.db.transaction(run).immediate();
 }

@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
 import { ServiceError } from "../service-error";
 
-/** A strong validator of a representation: a digest of exactly the JSON sent (RFC 9110 §8.8.3). */
+/** A strong validator of a representation: a digest of exactly the JSON text sent (RFC 9110 §8.8.3). */
+export function etagOfJson(json: string): string {
+  return `"${createHash("sha256").update(json).digest("base64url").slice(0, 32)}"`;
+}
+
+/** The ETag `representation` is sent with. */
 export function etagOf(representation: unknown): string {
-  return `"${createHash("sha256").update(JSON.stringify(representation)).digest("base64url").slice(0, 32)}"`;
+  return etagOfJson(JSON.stringify(representation));
 }
 
 /**
