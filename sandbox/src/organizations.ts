@@ -1,5 +1,6 @@
 import type { Scope } from "@cloudcost/api";
 import type { Db } from "./database";
+import { splitScopes } from "./identity/credentials";
 import { newId } from "./ids";
 import { sql } from "./statements";
 
@@ -28,7 +29,7 @@ interface OrgRow {
 }
 
 function fromRow(r: OrgRow): Organization {
-  return { id: r.id, name: r.name, permissions: r.permissions.split(" ").filter(Boolean) as Scope[], currency: r.currency };
+  return { id: r.id, name: r.name, permissions: splitScopes(r.permissions), currency: r.currency };
 }
 
 export class Organizations {
@@ -49,6 +50,11 @@ export class Organizations {
   byId(id: string): Organization | undefined {
     const r = sql(this.db, "SELECT * FROM orgs WHERE id = ?").get(id) as OrgRow | undefined;
     return r && fromRow(r);
+  }
+
+  /** What the organization's tokens may ever do; none for an organization that does not exist. */
+  permissions(id: string): Scope[] {
+    return this.byId(id)?.permissions ?? [];
   }
 
   /** Like `byName`, but a missing organization is an error with a message for the command line. */

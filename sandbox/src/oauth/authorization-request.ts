@@ -3,6 +3,7 @@ import type { SandboxContext } from "../context";
 import type { ClientRecord } from "../identity/credentials";
 import { intersectScopes } from "../identity/credentials";
 import { OAuthFailure } from "./errors";
+import { parseParams, type Form } from "./form";
 import { grantScopes } from "./scope";
 
 /** A validated authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3). */
@@ -46,25 +47,20 @@ function verifiedClient(ctx: SandboxContext, params: Record<string, unknown>): {
   return { client, redirectUri };
 }
 
-function firstProblem(params: Record<string, unknown>): OAuthFailure | undefined {
+/** The parameters as a form: repeated parameters and another response_type are refused before the schema. */
+function asForm(params: Record<string, unknown>): Form {
   const repeated = Object.entries(params).find(([, v]) => typeof v !== "string");
-  if (repeated) return new OAuthFailure("invalid_request", `parameter "${repeated[0]}" must not be repeated`);
-  if (params.response_type !== "code") return new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
-  const parsed = AuthorizationRequest.safeParse(params);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0]!;
-  const name = String(issue.path[0]);
-  return new OAuthFailure("invalid_request", `"${name}" ${params[name] === undefined ? "is missing" : issue.message}`);
+  if (repeated) throw new OAuthFailure("invalid_request", `parameter "${repeated[0]}" must not be repeated`);
+  if (params.response_type !== "code") throw new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
+  return params as Form;
 }
 
 /** Validates query (GET) or form (POST) parameters of `/oauth/authorize`. */
 export function validateAuthorization(ctx: SandboxContext, params: Record<string, unknown>): ValidAuthorization {
   const { client, redirectUri } = verifiedClient(ctx, params);
   const state = single(params, "state");
-  const problem = firstProblem(params);
-  if (problem) throw new AuthorizationFailure(problem, redirectUri, state);
-  const request = AuthorizationRequest.parse(params);
   try {
+    const request = parseParams(AuthorizationRequest, asForm(params));
     const scopes = grantScopes(request.scope, client.scopes);
     return { client, redirectUri, state, codeChallenge: request.code_challenge, scopes, params: request };
   } catch (e) {

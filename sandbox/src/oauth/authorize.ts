@@ -28,7 +28,7 @@ function authorizeErrorHandler(ctx: SandboxContext) {
 
 /** The user's organization must still permit the scopes when the code is issued (spec: scopes ∩ the organization's permissions). */
 function permittedScopes(ctx: SandboxContext, auth: ValidAuthorization, user: User) {
-  return scopesForOrganization(auth, ctx.orgs.byId(user.orgId)?.permissions ?? []);
+  return scopesForOrganization(auth, ctx.orgs.permissions(user.orgId));
 }
 
 /** The GET URL of an authorization request, to come back to after signing in. */

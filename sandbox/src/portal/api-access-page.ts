@@ -40,7 +40,7 @@ function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readon
 }
 
 function send(ctx: SandboxContext, reply: FastifyReply, view: PortalView, notice?: Notice, status = 200): FastifyReply {
-  const permitted = ctx.orgs.byId(view.user.orgId)?.permissions ?? [];
+  const permitted = ctx.orgs.permissions(view.user.orgId);
   const top = notice === undefined ? "" : "error" in notice ? html`<p class="error" role="alert">${notice.error}</p>` : notice.secret;
   return sendPortalPage(reply, view, PATH, TITLE, html`${top}${tokensSection(ctx, view, permitted)}${clientsSection(ctx, view, permitted)}`, status);
 }
@@ -50,7 +50,7 @@ function readCreateForm(ctx: SandboxContext, view: PortalView, form: Readonly<Re
   const name = typeof form[field] === "string" ? (form[field] as string).trim() : "";
   if (name.length < 1 || name.length > 100) return `${field === "label" ? "Label" : "Name"} must be 1 to 100 characters.`;
   const raw = form.scopes === undefined ? [] : ([] as unknown[]).concat(form.scopes);
-  const permitted = ctx.orgs.byId(view.user.orgId)?.permissions ?? [];
+  const permitted = ctx.orgs.permissions(view.user.orgId);
   const scopes = ALL_SCOPES.filter((s) => raw.includes(s));
   if (scopes.length === 0 || scopes.length !== raw.length || scopes.some((s) => !permitted.includes(s))) return `Choose at least one scope; allowed: ${permitted.join(", ")}.`;
   return { name, scopes };

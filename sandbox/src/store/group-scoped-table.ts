@@ -82,8 +82,9 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   replace(orgId: string, id: string, fields: F): V {
     const current = this.stored(orgId, id);
     this.assertGroup(orgId, fields.groupId);
-    if (JSON.stringify(current.fields) === JSON.stringify(fields)) return this.view(orgId, current);
-    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(fields.groupId, JSON.stringify(fields), new Date().toISOString(), id);
+    const text = JSON.stringify(fields);
+    if (JSON.stringify(current.fields) === text) return this.view(orgId, current);
+    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(fields.groupId, text, new Date().toISOString(), id);
     return this.require(orgId, id);
   }
 

@@ -27,6 +27,6 @@ export function authorizationCodeGrant(ctx: SandboxContext, codes: Authorization
   }
   const code = redemption.code;
   checkBinding(code, client, request.redirect_uri, request.code_verifier);
-  const scopes = intersectScopes(code.scopes, ctx.orgs.byId(code.orgId)?.permissions ?? []);
+  const scopes = intersectScopes(code.scopes, ctx.orgs.permissions(code.orgId));
   return issueTokens(ctx, { orgId: code.orgId, clientId: client.id, userId: code.userId, scopes, family: code.family });
 }
