@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { BudgetAlert, CloudGroup, getCostForecast, getCostSummary, lastQuarter, type DateWindow } from "@cloudcost/pulumi";
+import { BudgetAlert, CloudGroup, getCostForecast, getCostSummary, lastQuarter, thisQuarter } from "@cloudcost/pulumi";
 
 const config = new pulumi.Config();
 /** Budget = this percent of what the group cost last quarter ... */
@@ -9,13 +9,6 @@ const recipients = config.getObject<string[]>("recipients") ?? ["finops@example.
 
 /** Amounts have at most two decimal places (the API rejects more). */
 const cents = (n: number): number => Math.round(n * 100) / 100;
-
-/** The calendar quarter `now` falls in, first to last day (UTC); its days after today are forecast. */
-function thisQuarter(now = new Date()): DateWindow {
-  const first = Math.floor(now.getUTCMonth() / 3) * 3;
-  const day = (month: number, date: number) => new Date(Date.UTC(now.getUTCFullYear(), month, date)).toISOString().slice(0, 10);
-  return { from: day(first, 1), to: day(first + 3, 0) };
-}
 
 /**
  * A group whose quarterly budget follows its own cost history: the cost-data functions read the

@@ -4,4 +4,4 @@ export { BUDGET_ALERT_DEFAULTS } from "./budget-alert-defaults";
 export { ScheduledReport, type ScheduledReportArgs, type ScheduleArgs, type ScheduleOutput, type ReportKind, type DayOfWeek } from "./scheduled-report";
 export type { ResourceKind } from "./dynamic-provider";
 export { getCostSummary, getCostByService, getCostByDay, getCostForecast, getCostComparison, getAccounts, type CostWindow } from "./cost";
-export { lastQuarter, lastMonth, monthToDate, type DateWindow } from "./windows";
+export { lastMonth, lastQuarter, monthToDate, thisQuarter, type DateWindow } from "./windows";

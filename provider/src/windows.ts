@@ -1,22 +1,26 @@
-import type { DateWindow } from "@cloudcost/api";
+import { periodContaining, type DateWindow } from "@cloudcost/api";
 
 export type { DateWindow };
 
-const iso = (d: Date) => d.toISOString().slice(0, 10);
-const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));
+/** The first day of the month `months` before the one `date` falls in (UTC; Date.UTC rolls into earlier years). */
+const monthsBefore = (date: Date, months: number) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - months, 1));
+
+/** The calendar quarter `date` falls in (UTC), first to last day; the days after `date` are still to come. */
+export function thisQuarter(date: Date = new Date()): DateWindow {
+  return periodContaining("quarterly", date);
+}
 
 /** The calendar quarter before the one `date` falls in (UTC): for 2026-11-22, 2026-07-01 … 2026-09-30. */
 export function lastQuarter(date: Date = new Date()): DateWindow {
-  const startMonth = Math.floor(date.getUTCMonth() / 3) * 3 - 3;
-  return { from: iso(utc(date.getUTCFullYear(), startMonth, 1)), to: iso(utc(date.getUTCFullYear(), startMonth + 3, 0)) };
+  return periodContaining("quarterly", monthsBefore(date, 3));
 }
 
 /** The calendar month before the one `date` falls in (UTC). */
 export function lastMonth(date: Date = new Date()): DateWindow {
-  return { from: iso(utc(date.getUTCFullYear(), date.getUTCMonth() - 1, 1)), to: iso(utc(date.getUTCFullYear(), date.getUTCMonth(), 0)) };
+  return periodContaining("monthly", monthsBefore(date, 1));
 }
 
 /** The current month from its first day up to and including `date` (UTC). */
 export function monthToDate(date: Date = new Date()): DateWindow {
-  return { from: iso(utc(date.getUTCFullYear(), date.getUTCMonth(), 1)), to: iso(date) };
+  return { from: periodContaining("monthly", date).from, to: date.toISOString().slice(0, 10) };
 }
