@@ -19,7 +19,7 @@ type Team = z.infer<typeof Team>;
 const Teams = z.array(Team).min(1).refine((teams) => new Set(teams.map((t) => t.name)).size === teams.length, "team names must be unique");
 
 const config = new pulumi.Config();
-/** Receives every team's alerts and reports besides the team's owner. */
+/** Receives every team's alerts besides the team's owner (reports go to the owner only). */
 const finops = config.get("finopsEmail") ?? "finops@example.com";
 const timezone = config.get("timezone") ?? "Europe/Berlin";
 
