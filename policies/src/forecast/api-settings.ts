@@ -1,4 +1,5 @@
 import type { ClientOptions } from "@cloudcost/api";
+import { SETTINGS_ENV } from "@cloudcost/pulumi";
 
 /** Where the forecast policy finds the API; each falls back to the provider's environment variable. */
 export interface ApiSettingsInput {
@@ -11,18 +12,18 @@ export interface ApiSettingsInput {
 }
 
 /**
- * Client options from the policy's configuration, else the environment (`CLOUDCOST_API_URL`,
- * `CLOUDCOST_API_TOKEN`, `CLOUDCOST_CLIENT_ID`/`CLOUDCOST_CLIENT_SECRET`, `CLOUDCOST_AUTH_URL`: the same
- * names the provider reads). `reason` says what is missing when no client can be built.
+ * Client options from the policy's configuration, else the environment variables the provider reads
+ * (`SETTINGS_ENV`: `CLOUDCOST_API_URL`, `CLOUDCOST_API_TOKEN`, …). `reason` says what is missing when no
+ * client can be built.
  */
 export function resolveApiSettings(config: ApiSettingsInput, env: NodeJS.ProcessEnv): { options: ClientOptions } | { reason: string } {
-  const pick = (value: string | undefined, name: string) => value || env[name] || undefined;
-  const baseUrl = pick(config.apiUrl, "CLOUDCOST_API_URL");
-  if (!baseUrl) return { reason: "no API location: set apiUrl in this policy's configuration or CLOUDCOST_API_URL" };
-  const apiToken = pick(config.apiToken, "CLOUDCOST_API_TOKEN");
-  const clientId = pick(config.clientId, "CLOUDCOST_CLIENT_ID");
-  const clientSecret = pick(config.clientSecret, "CLOUDCOST_CLIENT_SECRET");
-  const authUrl = pick(config.authUrl, "CLOUDCOST_AUTH_URL");
+  const pick = (key: keyof typeof SETTINGS_ENV) => config[key] || env[SETTINGS_ENV[key]] || undefined;
+  const baseUrl = pick("apiUrl");
+  if (!baseUrl) return { reason: `no API location: set apiUrl in this policy's configuration or ${SETTINGS_ENV.apiUrl}` };
+  const apiToken = pick("apiToken");
+  const clientId = pick("clientId");
+  const clientSecret = pick("clientSecret");
+  const authUrl = pick("authUrl");
   const retry = { maxAttempts: 2 };
   if (apiToken) return { options: { baseUrl, auth: { apiToken }, timeoutMs: config.timeoutMs, retry } };
   if (clientId && clientSecret) return { options: { baseUrl, auth: { clientId, clientSecret, authUrl }, timeoutMs: config.timeoutMs, retry } };

@@ -1,10 +1,13 @@
 import { BUDGET_ALERT_DEFAULTS, type BudgetAlertArgs } from "@cloudcost/pulumi";
-import { BudgetPeriod, Email, Threshold } from "@cloudcost/api";
+import { AlertInput, BudgetPeriod, Email, Threshold } from "@cloudcost/api";
 import { Maybe, UNKNOWN, isBoolean, isNumber, isOneOf, isString, optional, rawProperty, readList, readValue } from "./raw";
 
 export type Period = BudgetPeriod;
 export type AlertThreshold = Threshold;
 
+/** What the contract (and so the provider's check) fills in when these are omitted. */
+const DEFAULT_GROUP_ID = AlertInput.shape.groupId.parse(undefined);
+const DEFAULT_ENABLED = AlertInput.shape.enabled.parse(undefined);
 
 /** A budget alert's inputs as the policies judge them: defaults applied, e-mail addresses normalised. */
 export interface AlertView {
@@ -28,10 +31,10 @@ export function readAlert(props: object): AlertView {
     amount: readValue(field(props, "amount"), isNumber),
     currency: optional(field(props, "currency"), BUDGET_ALERT_DEFAULTS.currency, isString),
     period: optional(field(props, "period"), BUDGET_ALERT_DEFAULTS.period, isOneOf(BudgetPeriod.options)),
-    groupId: optional<string | null>(field(props, "groupId"), null, isString),
+    groupId: optional<string | null>(field(props, "groupId"), DEFAULT_GROUP_ID, isString),
     thresholds: thresholds === undefined || thresholds === null ? [...BUDGET_ALERT_DEFAULTS.thresholds] : readList(thresholds, readThreshold),
     recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
-    enabled: optional(field(props, "enabled"), true, isBoolean),
+    enabled: optional(field(props, "enabled"), DEFAULT_ENABLED, isBoolean),
   };
 }
 

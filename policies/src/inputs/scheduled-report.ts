@@ -1,11 +1,14 @@
 import type { ScheduleArgs, ScheduledReportArgs } from "@cloudcost/pulumi";
-import { Frequency, ReportFormat, z } from "@cloudcost/api";
+import { Frequency, ReportFormat, ReportInput, z } from "@cloudcost/api";
 import { readEmail } from "./budget-alert";
 import { Maybe, UNKNOWN, isOneOf, optional, rawProperty, readList, readValue } from "./raw";
 
 export type ReportFileFormat = z.infer<typeof ReportFormat>;
 
-/** A scheduled report's inputs as the policies judge them (format defaults to "csv" like the provider). */
+/** What the contract (and so the provider's check) uses when `format` is omitted. */
+const DEFAULT_FORMAT = ReportInput.shape.format.parse(undefined);
+
+/** A scheduled report's inputs as the policies judge them (format defaulted like the provider's check). */
 export interface ReportView {
   frequency: Maybe<Frequency>;
   format: Maybe<ReportFileFormat>;
@@ -18,7 +21,7 @@ export function readReport(props: object): ReportView {
   const recipients = field(props, "recipients");
   return {
     frequency: readValue(scheduleField(field(props, "schedule"), "frequency"), isOneOf(Frequency.options)),
-    format: optional(field(props, "format"), "csv", isOneOf(ReportFormat.options)),
+    format: optional(field(props, "format"), DEFAULT_FORMAT, isOneOf(ReportFormat.options)),
     recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
   };
 }

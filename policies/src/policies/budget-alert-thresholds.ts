@@ -1,9 +1,10 @@
 import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
-import { ResourceValidationPolicy, Secret, remediateResourceOfType, validateResourceOfType } from "@pulumi/policy";
-import { readConfig, toConfigSchema } from "../config/schema";
+import { ResourceValidationPolicy, Secret, remediateResourceOfType } from "@pulumi/policy";
+import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN, knownElements } from "../inputs/raw";
+import { resourcePolicy } from "./define";
 
 const NAME = "budget-alert-thresholds";
 const THRESHOLDS_KEY: keyof BudgetAlertArgs = "thresholds";
@@ -80,12 +81,13 @@ export function withThresholds(props: object, thresholds: AlertThreshold[]): Rec
  * variant): Remediate runs before Analyze, so a remediated alert then passes.
  */
 export const budgetAlertThresholds: ResourceValidationPolicy = {
-  name: NAME,
-  description: "A budget alert has the required thresholds: by default an actual threshold at 100% and at least one forecast threshold.",
-  enforcementLevel: "mandatory",
-  configSchema: toConfigSchema(ThresholdsConfig),
-  validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) => {
-    for (const message of checkThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME))) reportViolation(message);
+  ...resourcePolicy(BudgetAlert, {
+    name: NAME,
+    description: "A budget alert has the required thresholds: by default an actual threshold at 100% and at least one forecast threshold.",
+    enforcementLevel: "mandatory",
+    config: ThresholdsConfig,
+    read: readAlert,
+    check: checkThresholds,
   }),
   remediateResource: remediateResourceOfType(BudgetAlert, (props, args) => {
     const thresholds = remediatedThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME));

@@ -9,26 +9,27 @@ export interface Settings {
 /** Looks a `cloudcost:` key up in the stack config; undefined when it is not set. */
 export type ConfigLookup = (key: string) => string | undefined;
 
-/** Stack config key → environment fallback. */
-const ENV: Record<string, string> = {
+/** Stack config key (`cloudcost:<key>`) → its environment fallback; the policy pack reads the same names. */
+export const SETTINGS_ENV = {
   apiUrl: "CLOUDCOST_API_URL",
   authUrl: "CLOUDCOST_AUTH_URL",
   apiToken: "CLOUDCOST_API_TOKEN",
   clientId: "CLOUDCOST_CLIENT_ID",
   clientSecret: "CLOUDCOST_CLIENT_SECRET",
-};
+} as const;
+type SettingKey = keyof typeof SETTINGS_ENV;
 
 /** A missing or contradictory setting; the message names the config key and the environment variable. */
 export class SettingsError extends Error {
   override readonly name = "SettingsError";
 }
 
-function lookup(config: ConfigLookup, key: string): string | undefined {
-  const value = config(key) ?? process.env[ENV[key]!];
+function lookup(config: ConfigLookup, key: SettingKey): string | undefined {
+  const value = config(key) ?? process.env[SETTINGS_ENV[key]];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-const both = (key: string) => `cloudcost:${key} (or ${ENV[key]})`;
+const both = (key: SettingKey) => `cloudcost:${key} (or ${SETTINGS_ENV[key]})`;
 
 /**
  * Stack config first, then `CLOUDCOST_*` environment variables. An API token wins over client
