@@ -85,7 +85,9 @@ async function withHint<T>(work: () => Promise<T>): Promise<T> {
 
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
-  const parseChecked = (inputs: Props): C => spec.schema.parse(withoutReserved(inputs)) as C;
+  // Create and Update receive what Check returned (the engine sends nothing else): already validated,
+  // normalised and defaulted by `spec.schema`, so it is not parsed a second time on every call.
+  const checkedInputs = (inputs: Props): C => withoutReserved(inputs) as C;
   return {
     configure,
     check: async (_olds, news: Props) => check(spec, news),
@@ -96,7 +98,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     create: (inputs: Props) =>
       withHint(async () => {
         const client = currentClient();
-        const checked = parseChecked(inputs);
+        const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const live = typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked);
         return { id: live.id, outs: spec.outputs(live) };
@@ -115,7 +117,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     update: (id: string, olds: Props, news: Props) =>
       withHint(async () => {
         const client = currentClient();
-        const checked = parseChecked(news);
+        const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
         return { outs: spec.outputs(live) };
       }),
