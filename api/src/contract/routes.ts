@@ -106,8 +106,11 @@ export const routes: readonly Route[] = [
   { operationId: "getScan", method: "GET", path: "/scans/{runId}", scope: "read", tag: "Scans", summary: "A run's state and result", params: z.object({ runId: RunId }).strict(), status: 200, response: ScanRun, errors: [404] },
 ];
 
+const byOperationId: ReadonlyMap<string, Route> = new Map(routes.map((r) => [r.operationId, r]));
+
+/** The route of an operation (the client looks one up on every call). */
 export function routeById(operationId: string): Route {
-  const r = routes.find((x) => x.operationId === operationId);
+  const r = byOperationId.get(operationId);
   if (!r) throw new Error(`unknown operation ${operationId}`);
   return r;
 }
