@@ -13,6 +13,7 @@
  *   engine.resources                               // what was registered, with the `__provider` text
  */
 import * as pulumi from "@pulumi/pulumi";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { ProviderHost } from "./provider-host";
 
 type Json = Record<string, unknown>;
@@ -30,15 +31,12 @@ export interface ForwardedResource {
   via: "create" | "read";
 }
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
 /** What the engine does for a provider that does not accept secrets: send the plain values. */
 function unwrapSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapSecrets);
   if (value === null || typeof value !== "object") return value;
   const o = value as Json;
-  if (o[SECRET_SIG] === SECRET_VALUE) return unwrapSecrets(o.value);
+  if (o[specialSigKey] === specialSecretSig) return unwrapSecrets(o.value);
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, unwrapSecrets(v)]));
 }
 

@@ -13,14 +13,19 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
+import type { ResourceKind } from "@cloudcost/pulumi";
 import * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { readyLine, stopChild } from "./child-process";
 
 type Json = Record<string, unknown>;
-export type ResourceKind = "CloudGroup" | "BudgetAlert" | "ScheduledReport";
+export type { ResourceKind };
+
+/** Every resource kind of the package, in the order tests and benchmarks mix them. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
 
 /** The repository root: the host runs here so `require("@cloudcost/pulumi/runtime")` resolves like in a program. */
 export const REPO_ROOT = dirname(dirname(realpathSync(require.resolve("@cloudcost/pulumi/package.json"))));
@@ -28,7 +33,7 @@ const HOST_ENTRY = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
 
 /** The engine's wire form of a secret value (the host unwraps it before `configure` sees it). */
 export function secret(value: string): Json {
-  return { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value };
+  return { [specialSigKey]: specialSecretSig, value };
 }
 
 /** The sentinel the engine sends for values not known during preview. */
@@ -42,13 +47,18 @@ export function urn(kind: ResourceKind, name: string, stack = "test", project = 
 let workspaceTexts: Promise<Record<ResourceKind, string>> | undefined;
 
 /**
- * The `__provider` text a resource of this kind carries, exactly as `pulumi.dynamic.Resource` produces it
+ * The `__provider` text each kind of resource carries, exactly as `pulumi.dynamic.Resource` produces it
  * from the built package (`provider/dist`) in a plain Node process (the test transform would reformat
  * the functions' source). Computed once per test process.
  */
-export async function providerText(kind: ResourceKind): Promise<string> {
+export function providerTexts(): Promise<Record<ResourceKind, string>> {
   workspaceTexts ??= registeredProviderTexts(REPO_ROOT);
-  return (await workspaceTexts)[kind];
+  return workspaceTexts;
+}
+
+/** The `__provider` text of one kind (see {@link providerTexts}). */
+export async function providerText(kind: ResourceKind): Promise<string> {
+  return (await providerTexts())[kind];
 }
 
 export interface CheckOutcome {
@@ -184,6 +194,18 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
   };
 }
 
+/** A host Configured with an API URL and token, as `pulumi up` would; stopped again when Configure fails. */
+export async function startConfiguredHost(apiUrl: string, apiToken: string, opts: HostOptions = {}): Promise<ProviderHost> {
+  const host = await startProviderHost(opts);
+  try {
+    await host.configure({ "cloudcost:apiUrl": apiUrl, "cloudcost:apiToken": secret(apiToken) });
+    return host;
+  } catch (err) {
+    await host.stop();
+    throw err;
+  }
+}
+
 /**
  * Runs a plain Node program in `cwd` that registers one resource of each kind from `@cloudcost/pulumi`
  * under `setMocks`, and returns the `__provider` text each registration carried.
@@ -206,11 +228,19 @@ async function registeredProviderTexts(cwd: string): Promise<Record<ResourceKind
   return JSON.parse(stdout) as Record<ResourceKind, string>;
 }
 
+let installedTexts: Promise<Record<ResourceKind, string>> | undefined;
+
 /**
  * The `__provider` text of each resource kind when `@cloudcost/pulumi` is consumed the way a user installs
- * it: the published files (package.json + dist) copied into a fresh `node_modules`.
+ * it: the published files (package.json + dist) copied into a fresh `node_modules`. Computed once per
+ * test process (it copies the package and starts a Node process that loads @pulumi/pulumi).
  */
-export async function installedProviderTexts(): Promise<Record<ResourceKind, string>> {
+export function installedProviderTexts(): Promise<Record<ResourceKind, string>> {
+  installedTexts ??= providerTextsOfCopy();
+  return installedTexts;
+}
+
+async function providerTextsOfCopy(): Promise<Record<ResourceKind, string>> {
   const { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-installed-"));

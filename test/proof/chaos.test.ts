@@ -1,4 +1,4 @@
-import { secret, startProviderHost, ProviderHost } from "../harness/provider-host";
+import { startConfiguredHost, ProviderHost } from "../harness/provider-host";
 import { startSandbox, RunningSandbox } from "../harness/sandbox";
 import { send } from "./support/http";
 import { expectedLive, liveByName } from "./support/live-state";
@@ -28,8 +28,7 @@ describe(`chaos: ${RESOURCES} resources at parallelism ${PARALLELISM} with 20% i
     faulty = await startSandbox({ args: [...UNLIMITED, ...FAULTS] });
     observer = await startSandbox({ dataDir: faulty.dataDir, args: UNLIMITED });
     token = await faulty.token();
-    host = await startProviderHost();
-    await host.configure({ "cloudcost:apiUrl": faulty.baseUrl, "cloudcost:apiToken": secret(token) });
+    host = await startConfiguredHost(faulty.baseUrl, token);
   });
   afterAll(async () => {
     await host?.stop();

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { AlertInput, AwsAccountId, AzureSubscriptionId, CreateGroup, ReportInput } from "@cloudcost/api";
-import { ResourceKind, startProviderHost, ProviderHost, UNKNOWN, urn } from "../harness/provider-host";
-import { allProviderTexts } from "./support/provider-run";
+import { providerTexts, ResourceKind, startProviderHost, ProviderHost, UNKNOWN, urn } from "../harness/provider-host";
 import { FUZZ_RUNS } from "./support/soak";
 
 type Json = Record<string, unknown>;
@@ -96,7 +95,7 @@ describe("fuzzing the provider's Check over the wire", () => {
   beforeAll(async () => {
     host = await startProviderHost();
     await host.configure({ "cloudcost:apiUrl": "http://127.0.0.1:9/api/v1", "cloudcost:apiToken": "unused: Check makes no API call" });
-    providers = await allProviderTexts();
+    providers = await providerTexts();
   });
   afterAll(() => host?.stop());
 

@@ -4,22 +4,16 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/pulumi";
 import { ForwardingMocks, outputValue } from "../harness/mock-engine";
-import { secret, startProviderHost, ProviderHost, urn } from "../harness/provider-host";
+import { providerTexts, secret, startProviderHost, ProviderHost, urn } from "../harness/provider-host";
 import { startSandbox, RunningSandbox } from "../harness/sandbox";
 import { CountingProxy, startCountingProxy } from "./support/counting-proxy";
 import { send } from "./support/http";
 import { revokeToken, UNLIMITED } from "./support/orgs";
-import { allProviderTexts } from "./support/provider-run";
 import { recordRegistrations, Registration } from "./support/registrations";
 
 /** Anything shaped like one of the sandbox's credentials (API token, access/refresh token, client secret). */
 const CREDENTIAL_SHAPE = /\bcc(pat|at|rt|s)_[A-Za-z0-9_-]{20,}/;
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
-
-interface Client {
-  client_id: string;
-  client_secret: string;
-}
 
 /**
  * One run that touches every secret (API token, OAuth client secret, the access tokens issued for it,
@@ -57,7 +51,7 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
     sb.process.stdout?.on("data", (d: Buffer) => sandboxLog.push(d.toString()));
     sb.process.stderr?.on("data", (d: Buffer) => sandboxLog.push(d.toString()));
     proxy = await startCountingProxy(sb.origin, (path) => path === "/oauth/token");
-    const client = await sb.cliJson<Client>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const client = await sb.client();
     secrets.clientSecret = client.client_secret;
     secrets.apiToken = await sb.token("read,write");
     secrets.webhookUrl = webhookUrl;
@@ -81,10 +75,10 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
       seen(`read outputs of ${r.name}`, JSON.stringify(readOutputs));
       seen(`read inputs of ${r.name}`, JSON.stringify(read.inputs));
     }
-    for (const [kind, text] of Object.entries(await allProviderTexts())) seen(`__provider of ${kind}`, text);
+    const providers = await providerTexts();
+    for (const [kind, text] of Object.entries(providers)) seen(`__provider of ${kind}`, text);
 
     // Failure paths: each error message a user would read.
-    const providers = await allProviderTexts();
     const badHook = await oauthHost.check(urn("BudgetAlert", "bad"), {}, { name: "x", amount: 1, webhookUrl: `http://hooks.example.com/${webhookSecret}`, __provider: providers.BudgetAlert });
     expect(badHook.failures.length).toBeGreaterThan(0);
     seen("check failure for an http webhook", JSON.stringify(badHook.failures));

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { secret, startProviderHost, ProviderHost } from "../harness/provider-host";
+import { providerTexts, secret, startProviderHost, ProviderHost } from "../harness/provider-host";
 import { startSandbox, RunningSandbox } from "../harness/sandbox";
 import { CountingProxy, startCountingProxy } from "./support/counting-proxy";
 import { revokeToken, UNLIMITED } from "./support/orgs";
-import { allProviderTexts, checkAndCreate, Created, deleteAll, Desired, failures, readAll } from "./support/provider-run";
+import { checkAndCreate, Created, deleteAll, Desired, failures, readAll } from "./support/provider-run";
 
 /** Access tokens live 2 s, so a run of a few seconds spans several lifetimes. */
 const TOKEN_TTL_SECONDS = 2;
@@ -13,11 +13,6 @@ const PER_WAVE = 4;
 const group = (run: string, n: number): Desired => ({ kind: "CloudGroup", name: `${run}-${n}`, inputs: { name: `${run} ${n}`, awsAccountIds: ["111122223333"] } });
 const isToken = (s: { path: string }) => s.path === "/oauth/token";
 const isApi = (s: { path: string }) => s.path.startsWith("/api/v1/");
-
-interface Client {
-  client_id: string;
-  client_secret: string;
-}
 
 /**
  * A sandbox (extra `serve` arguments) behind a counting proxy for the enclosing describe, and a fresh
@@ -53,9 +48,9 @@ describe("access tokens that expire in the middle of a run", () => {
 
   test("access tokens expiring during the run are renewed silently, about once per lifetime", async () => {
     const [sb, proxy] = [sandbox(), counting()];
-    const client = await sb.cliJson<Client>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const client = await sb.client();
     const h = await hostWith({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
-    const providers = await allProviderTexts();
+    const providers = await providerTexts();
     const mark = proxy.seen.length;
     const started = Date.now();
     const created: Created[] = [];
@@ -90,7 +85,7 @@ describe("credentials withdrawn in the middle of a run", () => {
     const [sb, proxy] = [sandbox(), counting()];
     const token = await sb.token("read,write");
     const h = await hostWith({ "cloudcost:apiToken": secret(token) });
-    const providers = await allProviderTexts();
+    const providers = await providerTexts();
     await checkAndCreate(h, group(`rev${Date.now()}`, 0), providers);
     await revokeToken(sb, "demo", token);
 
@@ -107,9 +102,9 @@ describe("credentials withdrawn in the middle of a run", () => {
 
   test("deleting the OAuth client fails the next operation with one error naming the cause, without a retry storm", async () => {
     const [sb, proxy] = [sandbox(), counting()];
-    const client = await sb.cliJson<Client>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const client = await sb.client();
     const h = await hostWith({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
-    const providers = await allProviderTexts();
+    const providers = await providerTexts();
     await checkAndCreate(h, group(`del${Date.now()}`, 0), providers);
     const deleted = await sb.cli(["client", "delete", "--org", "demo", client.client_id]);
     expect(deleted.code).toBe(0);

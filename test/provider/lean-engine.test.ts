@@ -1,6 +1,6 @@
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { leanEngine, type LeanEngine } from "../harness/lean-engine";
-import { providerText, secret, startProviderHost, urn, type ProviderHost } from "../harness/provider-host";
+import { providerText, startConfiguredHost, urn, type ProviderHost } from "../harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 
 /*
@@ -16,8 +16,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   const token = await sandbox.token();
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-  host = await startProviderHost();
-  await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+  host = await startConfiguredHost(sandbox.baseUrl, token);
   engine = leanEngine(host.address);
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../harness/provider-host";
+import { providerTexts, secret, startConfiguredHost, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 
 type Json = Record<string, unknown>;
@@ -8,15 +8,14 @@ let sandbox: RunningSandbox;
 let token: string;
 let api: CloudCostClient;
 let host: ProviderHost;
-const providers: Partial<Record<ResourceKind, string>> = {};
+let providers: Record<ResourceKind, string>;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
   token = await sandbox.token();
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-  for (const kind of ["CloudGroup", "BudgetAlert", "ScheduledReport"] as const) providers[kind] = await providerText(kind);
-  host = await startProviderHost();
-  await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+  providers = await providerTexts();
+  host = await startConfiguredHost(sandbox.baseUrl, token);
 });
 afterAll(async () => {
   await host?.stop();
@@ -214,7 +213,7 @@ describe("ScheduledReport over gRPC", () => {
 
 describe("configuration and credentials", () => {
   it("works with OAuth client credentials from secret config, and no output holds a secret", async () => {
-    const oauth = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const oauth = await sandbox.client();
     const h = await startProviderHost();
     try {
       await h.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:clientId": oauth.client_id, "cloudcost:clientSecret": secret(oauth.client_secret) });
@@ -275,7 +274,7 @@ describe("client credentials with expiring tokens (serve --token-ttl 2)", () => 
     const short = await startSandbox({ args: ["--token-ttl", "2"] });
     const h = await startProviderHost();
     try {
-      const oauth = await short.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+      const oauth = await short.client();
       await h.configure({ "cloudcost:apiUrl": short.baseUrl, "cloudcost:clientId": oauth.client_id, "cloudcost:clientSecret": secret(oauth.client_secret) });
       const g = await checkAndCreate(h, "CloudGroup", "ttl", { name: "Short tokens" });
       await new Promise((r) => setTimeout(r, 2_200));

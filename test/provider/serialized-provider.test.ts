@@ -1,9 +1,9 @@
-import { installedProviderTexts, providerText } from "../harness/provider-host";
+import { installedProviderTexts, providerText, RESOURCE_KINDS } from "../harness/provider-host";
 
 describe("the serialized __provider stored with every resource", () => {
   it("is at most 2 KB per resource when the package is installed from node_modules, and only requires the runtime", async () => {
     const texts = await installedProviderTexts();
-    for (const kind of ["CloudGroup", "BudgetAlert", "ScheduledReport"] as const) {
+    for (const kind of RESOURCE_KINDS) {
       const text = texts[kind];
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2048);
       expect(text).toContain(`k: "${kind}"`);

@@ -14,10 +14,6 @@ export function expectProblem(res: WireResponse, status: number): Problem {
   return problem;
 }
 
-export function expectNoStackTrace(text: string): void {
-  expect(text).not.toMatch(STACK_FRAME);
-}
-
 /** Asserts the status; the failure message shows the body, which is what one needs to see. */
 export function expectStatus(res: WireResponse, status: number): void {
   expect(`${res.status} ${res.text.slice(0, 400)}`).toMatch(new RegExp(`^${status} `));

@@ -1,4 +1,4 @@
-import { providerText, ProviderHost, ResourceKind, urn } from "../../harness/provider-host";
+import { providerTexts, ProviderHost, ResourceKind, urn } from "../../harness/provider-host";
 
 type Json = Record<string, unknown>;
 
@@ -81,14 +81,9 @@ export async function checkAndCreate(host: ProviderHost, d: Desired, providers: 
   return { ...d, id, outputs: properties };
 }
 
-export async function allProviderTexts(): Promise<Record<ResourceKind, string>> {
-  const [CloudGroup, BudgetAlert, ScheduledReport] = await Promise.all([providerText("CloudGroup"), providerText("BudgetAlert"), providerText("ScheduledReport")]);
-  return { CloudGroup, BudgetAlert, ScheduledReport };
-}
-
 /** Creates the groups, then everything that depends on them, at `parallelism`; every outcome is kept. */
 export async function createAll(host: ProviderHost, stack: ReturnType<typeof desiredStack>, parallelism: number): Promise<Outcome<Created>[]> {
-  const providers = await allProviderTexts();
+  const providers = await providerTexts();
   const groups = await mapLimit(stack.groups, parallelism, (d) => outcome(() => checkAndCreate(host, d, providers)));
   const groupIds = groups.flatMap((g) => (g.ok ? [g.value.id] : []));
   const dependents = await mapLimit(stack.dependents(groupIds), parallelism, (d) => outcome(() => checkAndCreate(host, d, providers)));
@@ -117,7 +112,7 @@ export async function checkAndUpdate(host: ProviderHost, c: Created, news: Json,
 
 /** Applies `edited` to every resource at `parallelism`; unchanged resources come back as they were. */
 export async function updateAll(host: ProviderHost, created: readonly Created[], parallelism: number): Promise<Outcome<Created>[]> {
-  const providers = await allProviderTexts();
+  const providers = await providerTexts();
   return mapLimit(created.map((c, i) => [c, edited(c, i)] as const), parallelism, ([c, news]) => outcome(async () => (news ? checkAndUpdate(host, c, news, providers) : c)));
 }
 
