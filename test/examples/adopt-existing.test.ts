@@ -1,6 +1,6 @@
 import type { CloudGroup } from "@cloudcost/api";
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "./deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
 
 /** examples/adopt-existing takes over the portal-made "Production" group every fresh sandbox has. */
 let d: Deployment;

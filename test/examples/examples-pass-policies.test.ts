@@ -1,17 +1,15 @@
-import { declareResources, startPolicyPack, type RunningPolicyPack } from "../harness/policy-pack";
-import { runExample, stackConfigOf } from "./example-program";
+import { DECLARE_PROJECT, DECLARE_STACK, startPolicyPack, type RunningPolicyPack } from "../harness/policy-pack";
+import { previewDiagnostics, stackConfigOf } from "./example-program";
 
 /**
  * Users copy the examples, so every example but policy-violations must pass the policy pack with its
  * default configuration, as `pulumi preview --policy-pack policies` checks them.
  */
-const PROJECT = "policy-test"; // the project declareResources runs programs under
-
 const EXAMPLES: [string, Record<string, string>][] = [
   ["quickstart", {}],
-  ["platform-teams", stackConfigOf("platform-teams", "dev", PROJECT)],
+  ["platform-teams", stackConfigOf("platform-teams", DECLARE_STACK, DECLARE_PROJECT)],
   ["forecast-budgets", {}],
-  ["adopt-existing", { [`${PROJECT}:groupId`]: "grp_0123456789abcdef" }],
+  ["adopt-existing", { [`${DECLARE_PROJECT}:groupId`]: "grp_0123456789abcdef" }],
 ];
 
 let pack: RunningPolicyPack;
@@ -24,11 +22,8 @@ afterAll(() => pack?.stop());
 
 describe("the examples under the policy pack's defaults", () => {
   it.each(EXAMPLES)("%s has no violation", async (example, config) => {
-    const declared = await declareResources(async () => (await runExample(example, config), []), { preview: true });
-    const resources = declared.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cloudcost:"));
+    const { resources, diagnostics } = await previewDiagnostics(pack, example, config);
     expect(resources.length).toBeGreaterThanOrEqual(2);
-    const perResource = await Promise.all(resources.map(async (r) => (await pack.analyze(r)).diagnostics.map((x) => `${r.name}: ${x.policyName}: ${x.message}`)));
-    const stack = (await pack.analyzeStack(resources)).diagnostics.map((x) => `${x.urn.split("::").pop()}: ${x.policyName}: ${x.message}`);
-    expect([...perResource.flat(), ...stack]).toEqual([]);
+    expect(diagnostics.map((x) => `${x.urn.split("::").pop()}: ${x.policyName}: ${x.message}`)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { lastQuarter } from "@cloudcost/pulumi";
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "./deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
 
 /** examples/forecast-budgets: each group's quarterly budget follows its cost history in the sandbox. */
 let d: Deployment;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { declareResources, startPolicyPack, type Diagnostic, type PolicyPackConfigFile, type RunningPolicyPack } from "../harness/policy-pack";
-import { EXAMPLES, runExample } from "./example-program";
+import { startPolicyPack, type Diagnostic, type PolicyPackConfigFile, type RunningPolicyPack } from "../harness/policy-pack";
+import { EXAMPLES, previewDiagnostics } from "./example-program";
 
 /**
  * examples/policy-violations through the real policy pack process, as `pulumi preview --policy-pack
@@ -19,9 +19,8 @@ interface Reported {
   message: string;
 }
 
-/** Analyze answers for the resource it was given (no URN); AnalyzeStack names the resource by URN. */
-const reported = (d: Diagnostic, urn = d.urn): Reported => ({
-  resource: urn.split("::").pop()!,
+const reported = (d: Diagnostic): Reported => ({
+  resource: d.urn.split("::").pop()!,
   policy: d.policyName,
   level: d.enforcementLevel,
   message: d.message.split("\n").pop()!,
@@ -36,13 +35,9 @@ let pack: RunningPolicyPack;
 let diagnostics: Reported[];
 
 beforeAll(async () => {
-  const declared = await declareResources(async () => (await runExample("policy-violations"), []), { preview: true });
-  const resources = declared.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cloudcost:"));
   pack = await startPolicyPack();
   await pack.configure(JSON.parse(readFileSync(join(DIR, "policy-config.json"), "utf8")) as PolicyPackConfigFile);
-  const perResource = await Promise.all(resources.map(async (r) => (await pack.analyze(r)).diagnostics.map((d) => reported(d, r.urn))));
-  const stack = (await pack.analyzeStack(resources)).diagnostics.map((d) => reported(d));
-  diagnostics = [...perResource.flat(), ...stack];
+  diagnostics = (await previewDiagnostics(pack, "policy-violations")).diagnostics.map(reported);
 }, 120_000);
 
 afterAll(async () => {

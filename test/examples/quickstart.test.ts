@@ -1,5 +1,5 @@
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "./deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
 
 /** examples/quickstart deployed through the real provider host into a sandbox, then checked there. */
 let d: Deployment;

@@ -1,29 +1,22 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { ForwardingMocks, outputValue } from "../harness/mock-engine";
-import { secret, startProviderHost, type ProviderHost } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { ForwardingMocks, outputValue } from "./mock-engine";
+import { startConfiguredHost, type ProviderHost } from "./provider-host";
+import { startSandbox, type RunningSandbox } from "./sandbox";
 
-/** A sandbox, the real dynamic-provider host configured for it, and mocks forwarding a program to that host. */
+/**
+ * A sandbox, the real dynamic-provider host configured for it, and mocks forwarding a program to that host
+ * (the examples' and the provider's program tests; `CLOUDCOST_*` point the program's cost functions at it).
+ */
 export interface Deployment {
   sandbox: RunningSandbox;
+  /** The API token the host and the program use (tests search for it where it must not appear). */
+  token: string;
   host: ProviderHost;
   engine: ForwardingMocks;
   /** Reads the sandbox the way a user would check it: through the API. */
   api: CloudCostClient;
   stop(): Promise<void>;
-}
-
-/** A provider host configured for the sandbox; stopped again when Configure fails. */
-async function configuredHost(sandbox: RunningSandbox, token: string): Promise<ProviderHost> {
-  const host = await startProviderHost();
-  try {
-    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
-    return host;
-  } catch (err) {
-    await host.stop();
-    throw err;
-  }
 }
 
 export async function startDeployment(): Promise<Deployment> {
@@ -32,7 +25,7 @@ export async function startDeployment(): Promise<Deployment> {
   let host: ProviderHost;
   try {
     token = await sandbox.token("read,write");
-    host = await configuredHost(sandbox, token);
+    host = await startConfiguredHost(sandbox.baseUrl, token);
   } catch (err) {
     // A test's afterAll never sees a half-started deployment: stop the sandbox here.
     await sandbox.dispose();
@@ -47,6 +40,7 @@ export async function startDeployment(): Promise<Deployment> {
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   return {
     sandbox,
+    token,
     host,
     engine,
     api,

@@ -286,6 +286,10 @@ interface MockMonitorLike {
   registerResource(req: resourceProto.RegisterResourceRequest, cb: RegisterCallback): Promise<void>;
 }
 
+/** Project and stack `declareResources` runs programs under (stack config keys are `<project>:<key>`). */
+export const DECLARE_PROJECT = "policy-test";
+export const DECLARE_STACK = "dev";
+
 /**
  * Runs `program` under `pulumi.runtime.setMocks` and captures each RegisterResource request the SDK sends.
  * In preview mode the mocks return no ids, so ids of created resources are unknown to their dependants,
@@ -301,8 +305,8 @@ export async function declareResources(
       newResource: (args) => ({ id: preview ? undefined : (opts.ids?.[args.name] ?? `${args.name}-id`), state: args.inputs }),
       call: () => ({}),
     },
-    "policy-test",
-    "dev",
+    DECLARE_PROJECT,
+    DECLARE_STACK,
     preview,
   );
   const monitor = getMonitor() as unknown as MockMonitorLike;

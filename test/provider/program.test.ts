@@ -1,35 +1,20 @@
-import * as pulumi from "@pulumi/pulumi";
-import { CloudCostClient, closeAllPools } from "@cloudcost/api";
+import type { CloudCostClient } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, getAccounts, getCostSummary, lastQuarter } from "@cloudcost/pulumi";
-import { ForwardingMocks, outputValue } from "../harness/mock-engine";
-import { secret, startProviderHost, type ProviderHost } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startDeployment, type Deployment } from "../harness/deployment";
+import { outputValue, type ForwardingMocks } from "../harness/mock-engine";
+import type { RunningSandbox } from "../harness/sandbox";
 
+let deployment: Deployment;
 let sandbox: RunningSandbox;
 let token: string;
-let host: ProviderHost;
 let engine: ForwardingMocks;
 let api: CloudCostClient;
-const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  token = await sandbox.token();
-  api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-  host = await startProviderHost();
-  await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
-  // The cost functions run in the program process: they read the same settings from the environment here.
-  process.env.CLOUDCOST_API_URL = sandbox.baseUrl;
-  process.env.CLOUDCOST_API_TOKEN = token;
-  engine = new ForwardingMocks(host);
-  pulumi.runtime.setMocks(engine, engine.project, engine.stack, false);
+  deployment = await startDeployment();
+  ({ sandbox, token, engine, api } = deployment);
 });
-afterAll(async () => {
-  process.env = savedEnv;
-  await host?.stop();
-  await sandbox?.dispose();
-  await closeAllPools();
-});
+afterAll(() => deployment?.stop());
 
 const webhookUrl = "https://hooks.example.com/services/T000/secret-hook";
 
