@@ -66,7 +66,7 @@ describe("client against the sandbox", () => {
   });
 
   it("client credentials: one token request shared by concurrent calls", async () => {
-    const oauth = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const oauth = await sandbox.client();
     const rec = recorder();
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret }, onRequest: rec.onRequest });
     await Promise.all(Array.from({ length: 8 }, () => client.getCostSummary({ from: "2026-10-01", to: "2026-10-31" })));
@@ -76,7 +76,7 @@ describe("client against the sandbox", () => {
   });
 
   it("client credentials: a deleted client fails with the OAuth error, not the secret", async () => {
-    const oauth = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--scopes", "read", "--json"]);
+    const oauth = await sandbox.client("read");
     const r = await sandbox.cli(["client", "delete", "--org", "demo", oauth.client_id]);
     expect(r.code).toBe(0);
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret } });
@@ -92,7 +92,7 @@ describe("client credentials with short-lived tokens (serve --token-ttl 2)", () 
   let creds: { client_id: string; client_secret: string };
   beforeAll(async () => {
     sandbox = await startSandbox({ args: ["--token-ttl", "2"] });
-    creds = await sandbox.cliJson(["client", "create", "--org", "demo", "--scopes", "read", "--json"]);
+    creds = await sandbox.client("read");
   });
   afterAll(() => sandbox.dispose());
   afterEach(() => jest.restoreAllMocks());

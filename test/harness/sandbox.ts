@@ -21,6 +21,13 @@ export interface CliResult {
   stderr: string;
 }
 
+/** What `client create --json` prints: the secret is shown this once. */
+export interface OAuthClient {
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+}
+
 export interface RunningSandbox {
   /** `{base_url}`, e.g. `http://127.0.0.1:41234/api/v1`. */
   baseUrl: string;
@@ -34,6 +41,8 @@ export interface RunningSandbox {
   cliJson<T>(args: string[]): Promise<T>;
   /** An API token of the `demo` organization. */
   token(scopes?: string): Promise<string>;
+  /** A confidential OAuth client of the `demo` organization (scopes comma-separated, default read,write). */
+  client(scopes?: string): Promise<OAuthClient>;
   /** SIGTERM and wait. */
   stop(): Promise<void>;
   /** SIGKILL (crash) and wait. */
@@ -58,6 +67,13 @@ export function runCli(dataDir: string, args: string[], env?: Record<string, str
   });
 }
 
+/** A CLI command run with `--json`: its parsed output, or an error carrying its stderr. */
+export async function cliJson<T>(dataDir: string, args: string[], env?: Record<string, string>): Promise<T> {
+  const r = await runCli(dataDir, args, env);
+  if (r.code !== 0) throw new Error(`cloudcost-sandbox ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
 /** Starts `cloudcost-sandbox serve --port 0` as a real process and resolves once it prints its base URL. */
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const temporary = opts.dataDir === undefined;
@@ -77,11 +93,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     throw err;
   }
   const cli = (args: string[]) => runCli(dataDir, args, opts.env);
-  const cliJson = async <T>(args: string[]): Promise<T> => {
-    const r = await cli(args);
-    if (r.code !== 0) throw new Error(`cloudcost-sandbox ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
-    return JSON.parse(r.stdout) as T;
-  };
+  const json = <T>(args: string[]): Promise<T> => cliJson<T>(dataDir, args, opts.env);
   const stop = () => stopChild(child);
   return {
     baseUrl,
@@ -89,8 +101,9 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     dataDir,
     process: child,
     cli,
-    cliJson,
-    token: async (scopes = "read,write,run") => (await cliJson<{ token: string }>(["token", "create", "--org", "demo", "--scopes", scopes, "--json"])).token,
+    cliJson: json,
+    token: async (scopes = "read,write,run") => (await json<{ token: string }>(["token", "create", "--org", "demo", "--scopes", scopes, "--json"])).token,
+    client: (scopes = "read,write") => json<OAuthClient>(["client", "create", "--org", "demo", "--scopes", scopes, "--json"]),
     stop,
     kill: () => stopChild(child, "SIGKILL"),
     dispose: async () => {

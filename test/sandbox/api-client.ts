@@ -1,3 +1,4 @@
+import { Problem } from "@cloudcost/api";
 import type { RunningSandbox } from "../harness/sandbox";
 
 /** A response as a test sees it: status, headers, parsed JSON body (or undefined) and the raw text. */
@@ -35,6 +36,13 @@ export async function call(sandbox: RunningSandbox, method: string, path: string
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Asserts an RFC 9457 problem response with `status`, valid against the contract's `Problem` schema. */
+export function expectProblem(reply: Reply, status: number): Problem {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return Problem.parse(reply.body);
 }
 
 /** Narrows a JSON body for property access in assertions. */

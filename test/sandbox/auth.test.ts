@@ -1,11 +1,10 @@
-import { Problem } from "@cloudcost/api";
+import type { Problem } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
-import { call, fields, type Reply } from "./api-client";
+import { call, expectProblem as expectProblemResponse, fields, type Reply } from "./api-client";
 
+/** A problem response whose `requestId` is the one in the `X-Request-Id` header. */
 function expectProblem(reply: Reply, status: number): Problem {
-  expect(reply.status).toBe(status);
-  expect(reply.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  const problem = Problem.parse(reply.body);
+  const problem = expectProblemResponse(reply, status);
   expect(problem.requestId).toBe(reply.headers.get("x-request-id"));
   return problem;
 }

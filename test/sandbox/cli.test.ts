@@ -26,7 +26,7 @@ describe("cloudcost-sandbox command line", () => {
   });
 
   it("creates an OAuth client once (secret shown once) and deletes it", async () => {
-    const client = await sandbox.cliJson<{ client_id: string; client_secret: string; scopes: string[] }>(["client", "create", "--org", "demo", "--scopes", "read,run", "--json"]);
+    const client = await sandbox.client("read,run");
     expect(client.scopes).toEqual(["read", "run"]);
     expect(client.client_secret.length).toBeGreaterThan(30);
     expect(await sandbox.cli(["client", "delete", "--org", "demo", client.client_id])).toMatchObject({ code: 0 });

@@ -3,13 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
-import { call, type Reply } from "./api-client";
-
-function expectProblem(reply: Reply, status: number): Problem {
-  expect(reply.status).toBe(status);
-  expect(reply.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  return Problem.parse(reply.body);
-}
+import { call, expectProblem } from "./api-client";
 
 describe("protocol errors and limits", () => {
   let sandbox: RunningSandbox;
