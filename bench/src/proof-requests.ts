@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandboxServer, type RunningSandboxServer } from "@cloudcost/sandbox";
-import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
-import { runCli } from "../../test/harness/sandbox";
+import { providerTexts, secret, startConfiguredHost, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
+import { cliJson, type OAuthClient } from "../../test/harness/sandbox";
 
 /**
  * Area `requests`: HTTP requests per provider operation and token requests per token lifetime, COUNTED
@@ -47,12 +47,6 @@ async function countingSandbox(accessTokenTtlSeconds?: number): Promise<Counting
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function cliJson<T>(dataDir: string, args: string[]): Promise<T> {
-  const r = await runCli(dataDir, args);
-  if (r.code !== 0) throw new Error(`cloudcost-sandbox ${args[0]} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
 }
 
 /** One resource's life: the inputs it is created with and the inputs of each update. */
@@ -105,15 +99,17 @@ async function countScenario(host: ProviderHost, sb: CountingSandbox, s: Scenari
 
 async function perOperation(texts: Record<ResourceKind, string>): Promise<Record<string, Record<string, number>>> {
   const sb = await countingSandbox();
-  const host = await startProviderHost();
   try {
     const { token } = await cliJson<{ token: string }>(sb.dataDir, ["token", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
-    await host.configure({ "cloudcost:apiUrl": sb.server.url, "cloudcost:apiToken": secret(token) });
-    const out: Record<string, Record<string, number>> = {};
-    for (const [label, s] of Object.entries(SCENARIOS)) out[label] = await countScenario(host, sb, s, label, texts);
-    return out;
+    const host = await startConfiguredHost(sb.server.url, token);
+    try {
+      const out: Record<string, Record<string, number>> = {};
+      for (const [label, s] of Object.entries(SCENARIOS)) out[label] = await countScenario(host, sb, s, label, texts);
+      return out;
+    } finally {
+      await host.stop();
+    }
   } finally {
-    await host.stop();
     await sb.close();
   }
 }
@@ -123,7 +119,7 @@ async function tokenRequests(texts: Record<ResourceKind, string>): Promise<Recor
   const sb = await countingSandbox(TOKEN_TTL_SECONDS);
   const host = await startProviderHost();
   try {
-    const client = await cliJson<{ client_id: string; client_secret: string }>(sb.dataDir, ["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const client = await cliJson<OAuthClient>(sb.dataDir, ["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
     await host.configure({ "cloudcost:apiUrl": sb.server.url, "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
     const u = urn("CloudGroup", "token-run");
     const checked = await host.check(u, {}, { name: "token run", __provider: texts.CloudGroup });
@@ -155,7 +151,6 @@ async function tokenRequests(texts: Record<ResourceKind, string>): Promise<Recor
 }
 
 export async function requestsBench(): Promise<Record<string, unknown>> {
-  const kinds: ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
-  const texts = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, await providerText(k)] as const))) as Record<ResourceKind, string>;
+  const texts = await providerTexts();
   return { countedBy: "the sandbox's HTTP server", sample: SAMPLE, httpRequestsPerOperation: await perOperation(texts), tokens: await tokenRequests(texts) };
 }

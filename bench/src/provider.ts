@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 import { leanEngine, type EncodedState } from "../../test/harness/lean-engine";
-import { providerText, secret, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
+import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
+import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
+import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
 
 /**
@@ -12,7 +14,6 @@ import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
  * first completed Create. HTTP requests per operation are the `requests` area's (counted by the sandbox).
  */
 const PARALLELISM = 16;
-const KINDS: readonly ResourceKind[] = ["CloudGroup", "BudgetAlert", "ScheduledReport"];
 /** `getconf CLK_TCK` on Linux, the unit of `/proc/<pid>/stat` CPU times. */
 const CLOCK_TICKS_PER_SECOND = 100;
 /** Round trips added to every API request in the "simulated network" settings (a nearby and a typical remote API). */
@@ -29,7 +30,7 @@ interface Item {
 
 function workload(n: number, prefix: string): Item[] {
   return Array.from({ length: n }, (_, i) => {
-    const kind = KINDS[i % 3]!;
+    const kind = RESOURCE_KINDS[i % RESOURCE_KINDS.length]!;
     const name = `${prefix}-${i}`;
     if (kind === "CloudGroup") return { kind, name, inputs: { name, ...(i % 6 === 0 ? { awsAccountIds: ["111122223333"] } : {}) } };
     if (kind === "BudgetAlert") return { kind, name, inputs: { name, amount: 100 + i, recipients: ["finops@example.com"] } };
@@ -90,6 +91,14 @@ async function throughHost(host: ProviderHost, texts: Record<ResourceKind, strin
 
 const PLURAL: Record<ResourceKind, string> = { CloudGroup: "groups", BudgetAlert: "alerts", ScheduledReport: "reports" };
 
+/** The body the provider POSTs for an item: its inputs with the provider's and the contract's defaults. */
+function requestBody(item: Item): Json {
+  const i = item.inputs;
+  if (item.kind === "CloudGroup") return CreateGroup.parse({ name: i.name });
+  if (item.kind === "BudgetAlert") return AlertInput.parse({ ...BUDGET_ALERT_DEFAULTS, ...i });
+  return ReportInput.parse(i);
+}
+
 /** The floor: the same HTTP requests the provider makes, sent directly over one undici pool. */
 async function direct(baseUrl: string, token: string, items: Item[]) {
   const url = new URL(baseUrl);
@@ -103,16 +112,12 @@ async function direct(baseUrl: string, token: string, items: Item[]) {
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
     return text ? (JSON.parse(text) as Json) : {};
   };
-  const body = (item: Item): Json => {
-    const i = item.inputs;
-    if (item.kind === "CloudGroup") return { name: i.name, description: "" };
-    if (item.kind === "BudgetAlert") return { ...i, currency: "USD", period: "monthly", groupId: null, thresholds: [{ percent: 100, basis: "actual" }], webhookUrl: null, enabled: true };
-    return { ...i, groupId: null, format: "csv", enabled: true };
-  };
+  // Built before the clock starts, as the provider's check has built them before its Create.
+  const prepared = items.map((item) => ({ item, body: requestBody(item) }));
   try {
     const create = await timed(() =>
-      inParallel(items, async (item) => {
-        const created = await send("POST", `/${PLURAL[item.kind]}`, body(item));
+      inParallel(prepared, async ({ item, body }) => {
+        const created = await send("POST", `/${PLURAL[item.kind]}`, body);
         const members = item.inputs.awsAccountIds as string[] | undefined;
         if (members) await send("PUT", `/groups/${String(created.id)}/members`, { members: members.map((accountId) => ({ provider: "aws", accountId })) });
         return { kind: item.kind, id: String(created.id) };
@@ -140,9 +145,9 @@ function childCpuMs(pid: number | undefined): number {
 }
 const ownCpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
 
-/** Where the CPU of a run went, in ms per operation, per process. */
-async function cpuPerOperation<T>(pids: Record<string, number | undefined>, ops: number, work: () => Promise<T>): Promise<{ result: T; cpuMsPerOp: Record<string, number> }> {
-  const read = (): Record<string, number> => ({ ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, childCpuMs(pid)])), "engine stand-in (this process)": ownCpuMs() });
+/** Where the CPU of a run went, in ms per operation, per process; `self` names what this process does in it. */
+async function cpuPerOperation<T>(pids: Record<string, number | undefined>, self: string, ops: number, work: () => Promise<T>): Promise<{ result: T; cpuMsPerOp: Record<string, number> }> {
+  const read = (): Record<string, number> => ({ ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, childCpuMs(pid)])), [`${self} (this process)`]: ownCpuMs() });
   const before = read();
   const result = await work();
   const after = read();
@@ -151,16 +156,15 @@ async function cpuPerOperation<T>(pids: Record<string, number | undefined>, ops:
 
 /** Ops/s through the host and of the undici floor, their ratio, and CPU per operation, for one sandbox. */
 async function versusFloor(sandbox: RunningSandbox, token: string, texts: Record<ResourceKind, string>, n: number, prefix: string) {
-  const host = await startProviderHost();
+  const host = await startConfiguredHost(sandbox.baseUrl, token);
   let viaHost: { result: Phases; cpuMsPerOp: Record<string, number> };
   try {
-    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
     const pids = { "provider host": host.process.pid, sandbox: sandbox.process.pid };
-    viaHost = await cpuPerOperation(pids, n * PHASES.length, () => throughHost(host, texts, workload(n, `${prefix}-host`)));
+    viaHost = await cpuPerOperation(pids, "engine stand-in", n * PHASES.length, () => throughHost(host, texts, workload(n, `${prefix}-host`)));
   } finally {
     await host.stop();
   }
-  const floor = await cpuPerOperation({ sandbox: sandbox.process.pid }, n * PHASES.length, () => direct(sandbox.baseUrl, token, workload(n, `${prefix}-floor`)));
+  const floor = await cpuPerOperation({ sandbox: sandbox.process.pid }, "undici client", n * PHASES.length, () => direct(sandbox.baseUrl, token, workload(n, `${prefix}-floor`)));
   const perPhase = (f: (p: (typeof PHASES)[number]) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)]));
   return {
     resources: n,
@@ -174,9 +178,8 @@ async function versusFloor(sandbox: RunningSandbox, token: string, texts: Record
 /** Host cold start: spawn, Configure, Check and the first completed Create. */
 async function coldStart(sandbox: RunningSandbox, token: string, texts: Record<ResourceKind, string>): Promise<number> {
   const t0 = performance.now();
-  const host = await startProviderHost();
+  const host = await startConfiguredHost(sandbox.baseUrl, token);
   try {
-    await host.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
     const first = workload(1, "cold")[0]!;
     const checked = await host.check(urn(first.kind, first.name), {}, { ...first.inputs, __provider: texts[first.kind] });
     const created = await host.create(urn(first.kind, first.name), checked.inputs);
@@ -199,7 +202,7 @@ export async function providerBench(): Promise<Record<string, unknown>> {
   const sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
   try {
     const token = await sandbox.token();
-    const texts = Object.fromEntries(await Promise.all(KINDS.map(async (k) => [k, await providerText(k)] as const))) as Record<ResourceKind, string>;
+    const texts = await providerTexts();
     const hostColdStartToFirstCreateMs = await coldStart(sandbox, token, texts);
     const loopback = await versusFloor(sandbox, token, texts, n, "loopback");
     const simulated: Record<string, unknown> = {};
@@ -208,7 +211,7 @@ export async function providerBench(): Promise<Record<string, unknown>> {
       parallelism: PARALLELISM,
       loopback,
       ...simulated,
-      serializedProviderBytes: Object.fromEntries(KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),
+      serializedProviderBytes: Object.fromEntries(RESOURCE_KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),
       hostColdStartToFirstCreateMs,
     };
   } finally {

@@ -12,6 +12,7 @@ export { FAULT_KINDS } from "./http/fault-injection";
 export { BODY_LIMIT_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer, type ServerOptions } from "./server";
 export { openContext } from "./open-context";
 export { DEMO_ORG } from "./bootstrap";
+export { DEMO_USER } from "./identity/bootstrap";
 export { connectAccount } from "./connect-account";
 export { ServiceError } from "./service-error";
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { DEMO_USER } from "@cloudcost/sandbox";
 import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
 import { cliStory, type StoryOutcome } from "./cli-story";
 import { harnessStory } from "./harness-story";
@@ -9,8 +10,6 @@ import { findPulumiCli } from "./pulumi-cli";
 import { REPO, type DemoCredentials } from "./story";
 
 /** The sandbox's documented portal user (sandbox/OAUTH.md, "Seeded user"). */
-const PORTAL_USER = { email: "demo@cloudcost.dev", password: "sandbox-demo-password" };
-
 interface Options {
   /** End after the story instead of serving the portal (the test suite uses this). */
   exit: boolean;
@@ -63,7 +62,7 @@ function summarize(outcome: StoryOutcome): boolean {
 function serveUntilInterrupted(sandbox: RunningSandbox): void {
   step("The sandbox keeps serving: look around");
   detail(`Portal:   ${sandbox.origin}/portal`);
-  detail(`Sign in:  ${PORTAL_USER.email} / ${PORTAL_USER.password}`);
+  detail(`Sign in:  ${DEMO_USER.email} / ${DEMO_USER.password}`);
   detail(`API:      ${sandbox.baseUrl}`);
   detail("Press Ctrl-C to stop.");
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
