@@ -65,16 +65,13 @@ const takesIfMatch = (route: Route): boolean => route.etag === true && route.met
 function errorResponses(route: Route): Record<number, Response> {
   const errors = new Set(route.errors ?? []);
   const out: Record<number, Response> = {
-    400: withHeaders(
-      route.body || route.query || route.idempotent
-        ? "Malformed request or invalid field: the problem's `errors` name each (`body.…`, `query.…`, `header.Idempotency-Key`)"
-        : "Malformed request (e.g. invalid percent-encoding in the path)",
-      API,
-      problem,
-    ),
     401: withHeaders("Missing, invalid, expired or revoked token; `WWW-Authenticate: Bearer` says which (RFC 6750 §3.1)", [...API, "WWW-Authenticate"], problem),
     403: withHeaders(`The token lacks the \`${route.scope}\` scope (\`WWW-Authenticate\` with \`error="insufficient_scope"\`)`, [...API, "WWW-Authenticate"], problem),
   };
+  // Without a query, a body or a body-reading method nothing a client sends can be malformed beyond routing.
+  if (route.query || route.body || route.idempotent || readsBody(route)) {
+    out[400] = withHeaders("Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`)", API, problem);
+  }
   if (route.params || errors.has(404)) out[404] = withHeaders(route.params ? "No such object in the caller's organization (also for a malformed ID)" : "A referenced Cloud Group does not exist", API, problem);
   if (errors.has(409)) out[409] = withHeaders("Conflicts with the current state: a duplicate group name, or a group in use by an alert or report", API, problem);
   if (takesIfMatch(route)) out[412] = withHeaders("`If-Match` does not match the current `ETag`, which this response carries", [...API, "ETag"], problem);
