@@ -85,6 +85,7 @@ function errorResponses(route: Route): Record<number, Response> {
   }
   out[429] = withHeaders("Rate limit exceeded; retry after `Retry-After` seconds", [...API, "Retry-After"], problem);
   out[431] = HEADERS_TOO_LARGE;
+  out[503] = withHeaders("Temporarily unavailable; nothing was changed, retry after `Retry-After` seconds (the sandbox answers it under `serve --faults`)", ["X-Request-Id", "Retry-After"], problem);
   return out;
 }
 

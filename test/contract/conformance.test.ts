@@ -65,13 +65,18 @@ const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fie
 describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
   let sandbox: RunningSandbox;
   let limited: RunningSandbox;
+  let unavailable: RunningSandbox;
   let proxies: PrismProxy[] = [];
   let log: ExchangeLog;
   let targets: Targets;
   let token: string;
 
   beforeAll(async () => {
-    [sandbox, limited] = await Promise.all([startSandbox({ args: ["--rate-limit", "100000"] }), startSandbox({ args: ["--rate-limit", "1"] })]);
+    [sandbox, limited, unavailable] = await Promise.all([
+      startSandbox({ args: ["--rate-limit", "100000"] }),
+      startSandbox({ args: ["--rate-limit", "1"] }),
+      startSandbox({ args: ["--faults", "1", "--fault-kinds", "503"] }),
+    ]);
     const bases = [...new Set(contract.operations.map((o) => o.base))];
     proxies = await Promise.all(bases.map((b) => startPrism(DOCUMENT_PATH, new URL(b, sandbox.origin).href.replace(/\/$/, ""))));
     const prism = new Map(bases.map((b, i) => [b, proxies[i]!.url]));
@@ -81,7 +86,7 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     token = await sandbox.token("read,write,run");
   }, 180_000);
   afterAll(async () => {
-    await Promise.all([...proxies.map((p) => p.stop()), sandbox?.dispose(), limited?.dispose()]);
+    await Promise.all([...proxies.map((p) => p.stop()), sandbox?.dispose(), limited?.dispose(), unavailable?.dispose()]);
   });
 
   it("Cloud Groups and members: happy paths, stated rules and conflicts", async () => {
@@ -200,7 +205,7 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: "/openapi.json" })).status).toBe(200);
   });
 
-  it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431", async () => {
+  it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431, 503", async () => {
     const lacking: Record<string, string> = { read: await sandbox.token("run"), write: await sandbox.token("read"), run: await sandbox.token("read,write") };
     const scopeOf = (op: Operation) => (op.method === "GET" ? "read" : op.path === "/scans" ? "run" : "write");
     const big = "x".repeat(1024 * 1024 + 1);
@@ -221,6 +226,9 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     const limitedTargets: Targets = { prism: new Map(), direct: new Map([[API, limited.baseUrl]]) };
     await log.send({ method: "GET", path: "/filters", token: "spent", via: "direct" }, limitedTargets);
     for (const op of apiOperations()) expect((await log.send({ method: op.method, path: pathOf(op), token: "spent", via: "direct" }, limitedTargets)).status).toBe(429);
+    // 503: a sandbox whose every API request gets the injected fault.
+    const unavailableTargets: Targets = { prism: new Map(), direct: new Map([[API, unavailable.baseUrl]]) };
+    for (const op of apiOperations()) expect((await log.send({ method: op.method, path: pathOf(op), token, via: "direct" }, unavailableTargets)).status).toBe(503);
     // 431 comes from the HTTP server before routing, for every operation (Prism's own server would answer it first).
     for (const op of contract.operations) {
       expect((await log.send({ method: op.method, path: pathOf(op), token, headers: { "x-padding": "p".repeat(20_000) }, via: "direct" })).status).toBe(431);
