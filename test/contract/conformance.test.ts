@@ -239,7 +239,15 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: "/.well-known/oauth-authorization-server" })).status).toBe(200);
     const registered = await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI], client_name: "conformance" } });
     expect(registered.status).toBe(201);
-    expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [] }, intent: "invalid" })).status).toBe(400);
+    const invalidRegistrations = [
+      { redirect_uris: [] },
+      { redirect_uris: [`${REDIRECT_URI}#frag`] },
+      { redirect_uris: Array.from({ length: 11 }, (_, i) => `${REDIRECT_URI}${i}`) },
+      { redirect_uris: [REDIRECT_URI], client_name: "  " },
+      { redirect_uris: [REDIRECT_URI], scope: "read admin" },
+    ];
+    for (const json of invalidRegistrations) expect((await log.send({ method: "POST", path: "/oauth/register", json, intent: "invalid" })).status).toBe(400);
+    expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI], scope: " read  write " } })).status).toBe(201);
     expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: ["http://example.com/cb"] } })).status).toBe(400);
 
     const { client_id, client_secret } = await sandbox.client("read,write");

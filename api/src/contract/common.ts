@@ -26,7 +26,13 @@ export const AzureSubscriptionId = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" });
 
-export const Email = z.string().trim().toLowerCase().email("must be an e-mail address").max(254).openapi({ example: "finops@example.com" });
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .email("must be an e-mail address")
+  .max(254)
+  .openapi({ example: "finops@example.com", description: "an e-mail address; surrounding whitespace is removed and it is stored in lower case" });
 
 /** Money in a currency's major unit, as the service reports it. */
 export const Money = z.number().finite().openapi({ example: 1250.5 });

@@ -1258,8 +1258,9 @@ export interface components {
         };
         ClientRegistrationRequest: {
             redirect_uris: string[];
+            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
             client_name?: string;
-            /** @description space-separated; defaults to every scope */
+            /** @description space-separated scope names; defaults to every scope */
             scope?: string;
             /** @enum {string} */
             token_endpoint_auth_method?: "none";
