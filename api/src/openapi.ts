@@ -69,18 +69,29 @@ function errorResponses(route: Route): Record<number, Response> {
     403: withHeaders(`The token lacks the \`${route.scope}\` scope (\`WWW-Authenticate\` with \`error="insufficient_scope"\`)`, [...API, "WWW-Authenticate"], problem),
   };
   // Without a query, a body or a body-reading method nothing a client sends can be malformed beyond routing.
-  if (route.query || route.body || route.idempotent || readsBody(route)) {
-    out[400] = withHeaders("Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`)", API, problem);
-  }
+  const invalidFields = [
+    ...(route.query ? ["an invalid query parameter (`query.…`)"] : []),
+    ...(route.body ? ["an invalid body field (`body.…`)"] : []),
+    ...(route.idempotent ? ["an invalid `Idempotency-Key` (`header.Idempotency-Key`)"] : []),
+  ];
+  const malformed = [...(readsBody(route) ? ["a body that is not valid JSON"] : []), ...invalidFields];
+  const named = invalidFields.length ? "; the problem's `errors` name each invalid field" : "";
+  if (malformed.length) out[400] = withHeaders(`Malformed request: ${malformed.join("; ")}${named}`, API, problem);
   if (route.params || errors.has(404)) out[404] = withHeaders(route.params ? "No such object in the caller's organization (also for a malformed ID)" : "A referenced Cloud Group does not exist", API, problem);
-  if (errors.has(409)) out[409] = withHeaders("Conflicts with the current state: a duplicate group name, or a group in use by an alert or report", API, problem);
+  if (errors.has(409)) {
+    const conflict = route.method === "DELETE" ? "the group is used by an alert or report (the detail lists them)" : "another Cloud Group has this name (names are unique case-insensitively)";
+    out[409] = withHeaders(`Conflicts with the current state: ${conflict}`, API, problem);
+  }
   if (takesIfMatch(route)) out[412] = withHeaders("`If-Match` does not match the current `ETag`, which this response carries", [...API, "ETag"], problem);
   if (readsBody(route)) {
     out[413] = withHeaders("Request body over 1 MiB", API, problem);
     out[415] = withHeaders("A request body that is not `application/json`", API, problem);
   }
   if (errors.has(422) || route.idempotent) {
-    const reasons = [...(errors.has(422) ? ["an unknown account or Cloud Group"] : []), ...(route.idempotent ? ["an `Idempotency-Key` already used with another request"] : [])];
+    const reasons = [
+      ...(errors.has(422) ? ["a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which)"] : []),
+      ...(route.idempotent ? ["an `Idempotency-Key` already used with another request"] : []),
+    ];
     out[422] = withHeaders(`Semantically invalid: ${reasons.join("; ")}`, API, problem);
   }
   out[429] = withHeaders("Rate limit exceeded; retry after `Retry-After` seconds", [...API, "Retry-After"], problem);

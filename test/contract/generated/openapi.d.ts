@@ -1357,7 +1357,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostSummary"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1477,7 +1477,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostByService"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1597,7 +1597,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostByDay"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1717,7 +1717,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostForecast"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1837,7 +1837,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostComparison"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1955,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["FindingPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2057,7 +2057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2201,7 +2201,7 @@ export interface operations {
                     "application/json": components["schemas"]["FindingPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2303,7 +2303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2447,7 +2447,7 @@ export interface operations {
                     "application/json": components["schemas"]["FindingPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2549,7 +2549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Acknowledgement"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2693,7 +2693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectedAccountPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2885,7 +2885,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroupPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2995,7 +2995,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); an invalid `Idempotency-Key` (`header.Idempotency-Key`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3036,7 +3036,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflicts with the current state: a duplicate group name, or a group in use by an alert or report */
+            /** @description Conflicts with the current state: another Cloud Group has this name (names are unique case-insensitively) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3253,7 +3253,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3307,7 +3307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflicts with the current state: a duplicate group name, or a group in use by an alert or report */
+            /** @description Conflicts with the current state: the group is used by an alert or report (the detail lists them) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3429,7 +3429,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3483,7 +3483,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflicts with the current state: a duplicate group name, or a group in use by an alert or report */
+            /** @description Conflicts with the current state: another Cloud Group has this name (names are unique case-insensitively) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3707,7 +3707,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3801,7 +3801,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3880,7 +3880,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3960,7 +3960,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4040,7 +4040,7 @@ export interface operations {
                     "application/json": components["schemas"]["CloudGroup"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4198,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetAlertPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4308,7 +4308,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetAlert"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); an invalid `Idempotency-Key` (`header.Idempotency-Key`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4375,7 +4375,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group; an `Idempotency-Key` already used with another request */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4560,7 +4560,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetAlert"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4654,7 +4654,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4729,7 +4729,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4887,7 +4887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledReportPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4997,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledReport"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); an invalid `Idempotency-Key` (`header.Idempotency-Key`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5064,7 +5064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group; an `Idempotency-Key` already used with another request */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5249,7 +5249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledReport"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid body field (`body.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5343,7 +5343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: an unknown account or Cloud Group */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5418,7 +5418,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5576,7 +5576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanRunPage"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5681,7 +5681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanRun"];
                 };
             };
-            /** @description Malformed request: invalid JSON, or an invalid field named in the problem's `errors` (`body.…`, `query.…`, `header.Idempotency-Key`) */
+            /** @description Malformed request: a body that is not valid JSON; an invalid `Idempotency-Key` (`header.Idempotency-Key`); the problem's `errors` name each invalid field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
