@@ -31,6 +31,8 @@ export interface Contract {
   resolve(method: string, path: string): Operation | undefined;
   /** Ajv 2020 validation of `body` against the documented schema; the error text, or undefined when valid. */
   bodyError(op: Operation, status: number, mediaType: string, body: unknown): string | undefined;
+  /** The same for a response header's value against its component (`#/components/headers/<name>`). */
+  headerError(name: string, value: string): string | undefined;
 }
 
 const METHODS = ["get", "put", "post", "patch", "delete"];
@@ -63,18 +65,27 @@ export function loadContract(): Contract {
   ajv.addSchema(document, "openapi.json");
   const validators = new Map<string, ValidateFunction>();
   const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+  const check = (ref: string, value: unknown): string | undefined => {
+    let validate = validators.get(ref);
+    if (!validate) {
+      validate = ajv.compile({ $ref: ref });
+      validators.set(ref, validate);
+    }
+    return validate(value) ? undefined : ajv.errorsText(validate.errors);
+  };
   return {
     document,
     operations,
     resolve: (method, path) => operations.find((o) => o.method === method && o.regex.test(path)),
     bodyError(op, status, mediaType, body) {
-      const ref = `openapi.json#/${pointer("paths", op.path, op.method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`;
-      let validate = validators.get(ref);
-      if (!validate) {
-        validate = ajv.compile({ $ref: ref });
-        validators.set(ref, validate);
-      }
-      return validate(body) ? undefined : ajv.errorsText(validate.errors);
+      return check(`openapi.json#/${pointer("paths", op.path, op.method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`, body);
+    },
+    headerError(name, value) {
+      const schema = ((document.components as Json).headers as Record<string, { schema: { type: string } }>)[name]?.schema;
+      if (!schema) return `no header component ${name}`;
+      // A header is text; an integer header must be digits (RFC 9110 §5.5 field values carry no JSON types).
+      const typed = schema.type === "integer" && /^\d+$/.test(value) ? Number(value) : value;
+      return check(`openapi.json#/${pointer("components", "headers", name, "schema")}`, typed);
     },
   };
 }

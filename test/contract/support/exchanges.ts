@@ -102,8 +102,15 @@ export class ExchangeLog {
     if (!spec) {
       problems.push(`status ${reply.status} is not documented (documented: ${Object.keys(operation.responses).join(", ")})`);
     } else {
-      const declared = new Set(Object.keys(spec.headers ?? {}).map((h) => h.toLowerCase()));
-      for (const h of headerNames) if (!declared.has(h)) problems.push(`header ${h} is not declared for ${reply.status}`);
+      const declared = new Map(Object.keys(spec.headers ?? {}).map((h) => [h.toLowerCase(), h]));
+      for (const h of headerNames) {
+        const name = declared.get(h);
+        if (!name) problems.push(`header ${h} is not declared for ${reply.status}`);
+        else {
+          const error = this.contract.headerError(name, reply.headers.get(h)!);
+          if (error) problems.push(`header ${name} does not match its schema (Ajv): ${error}`);
+        }
+      }
       const type = mediaType(reply.headers);
       const content = spec.content ?? {};
       if (reply.text === "") {
