@@ -266,7 +266,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       title: "Cloud Cost Management API",
       version: "1.0.0",
       description:
-        "Contract of cloudcost-pulumi: the spec's endpoints plus the decisions documented in README.md (Contract decisions) and sandbox/README.md. Every response carries `X-Request-Id`; API responses carry the `RateLimit-*` headers while rate limiting is on. Unknown body fields and unknown query parameters are rejected with 400.",
+        "Contract of cloudcost-pulumi: the spec's endpoints plus the decisions documented in README.md (Contract decisions) and sandbox/README.md. Every response carries `X-Request-Id`; API responses carry the `RateLimit-*` headers while rate limiting is on. Unknown body fields, and unknown query parameters of the operations that take a query, are rejected with 400.",
     },
     servers: [{ url: "/api/v1", description: "`{base_url}`" }],
     register(registry) {
