@@ -168,8 +168,15 @@ const PAGE: readonly ResponseHeaderName[] = ["X-Request-Id", "Cache-Control", "X
 /** The authorization server on `{auth_url}` (the origin of `{base_url}`); see sandbox/OAUTH.md. */
 function registerOAuth(registry: OpenAPIRegistry): void {
   const common = { tags: ["OAuth"], servers: [{ url: "/", description: "the origin of the API (`{auth_url}`)" }], security: [] };
+  // Client authentication is HTTP Basic or the form's client_id/client_secret (RFC 6749 §2.3.1), or none for public clients.
+  const clientAuth = { ...common, security: [{ clientBasic: [] }, {}] as Record<string, string[]>[] };
+  registry.registerComponent("securitySchemes", "clientBasic", {
+    type: "http",
+    scheme: "basic",
+    description: "OAuth client authentication (RFC 6749 §2.3.1): the client ID and secret, form-urlencoded, as user and password. The form's `client_id` and `client_secret` work too.",
+  });
   registry.registerPath({
-    ...common,
+    ...clientAuth,
     method: "post",
     path: "/oauth/token",
     operationId: "token",
@@ -223,7 +230,7 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     } as never,
   });
   registry.registerPath({
-    ...common,
+    ...clientAuth,
     method: "post",
     path: "/oauth/revoke",
     operationId: "revokeToken",
@@ -232,7 +239,7 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     responses: { 200: withHeaders("revoked, or nothing to revoke (no body)", OAUTH_NO_STORE), 400: oauthError("`invalid_request`"), 401: invalidClient, 431: HEADERS_TOO_LARGE } as never,
   });
   registry.registerPath({
-    ...common,
+    ...clientAuth,
     method: "post",
     path: "/oauth/introspect",
     operationId: "introspectToken",

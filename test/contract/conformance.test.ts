@@ -256,6 +256,9 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect(issued.status).toBe(200);
     const accessToken = field(issued, "access_token");
     expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "client_credentials", client_id, client_secret: "wrong" }) })).status).toBe(401);
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(client_id)}:${encodeURIComponent(client_secret)}`).toString("base64")}`;
+    const viaBasic = form({ grant_type: "client_credentials", scope: "read" });
+    expect((await log.send({ method: "POST", path: "/oauth/token", ...viaBasic, headers: { ...viaBasic.headers, authorization: basic } })).status).toBe(200);
     expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "password", ...credentials }), intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT_URI, code_verifier: "v".repeat(43), ...credentials }) })).status).toBe(400);
 
