@@ -11,5 +11,5 @@ export * from "./contract/filter";
 export * from "./contract/oauth";
 export * from "./contract/routes";
 export { z } from "./contract/zod";
-export { buildOpenApiDocument } from "./openapi";
+export { buildDocument, buildOpenApiDocument, type DocumentSpec, type OpenApiDocument } from "./openapi";
 export * from "./client";

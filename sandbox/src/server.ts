@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "./context";
 import { handlers } from "./handlers";
 import { registerApiRoutes } from "./http/api-routes";
+import { sendClientError } from "./http/client-error";
 import { registerFaultInjection, type FaultOptions } from "./http/fault-injection";
 import { acceptJsonOnly } from "./http/json-body";
 import { registerNotFound } from "./http/not-found";
@@ -53,6 +54,8 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
     // before any hook runs; without this they get fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
+    // …and what the HTTP parser refuses before routing (e.g. 431 for oversized headers) gets a problem too.
+    clientErrorHandler: sendClientError,
   });
   // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
   // client abandoned mid-request (its timeout fired) stays open until the client's keep-alive timeout, so

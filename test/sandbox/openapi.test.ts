@@ -22,4 +22,18 @@ describe("OpenAPI document", () => {
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     expect(r.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
   });
+
+  it("is the README's API reference: every resource links to its schema, and every link resolves", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Record<string, unknown>;
+    const pointers = [...readme.matchAll(/\]\(api\/openapi\.json#(\/[^)]*)\)/g)].map((m) => m[1]!);
+    const resolve = (pointer: string): unknown =>
+      pointer
+        .split("/")
+        .slice(1)
+        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+    expect(pointers.filter((p) => resolve(p) === undefined)).toEqual([]);
+    const linked = new Set(pointers.map((p) => p.split("/").pop()));
+    for (const resource of ["CloudGroup", "BudgetAlert", "ScheduledReport", "CostSummary", "Finding", "ConnectedAccount", "ScanRun", "Problem", "TokenResponse"]) expect(linked).toContain(resource);
+  });
 });

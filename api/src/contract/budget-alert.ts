@@ -1,4 +1,4 @@
-import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, asReturned, page, uniqueBy } from "./common";
+import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, TrimmedName, TwoDecimalMoney, asReturned, page, uniqueBy } from "./common";
 import { BudgetPeriod } from "./budget-period";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
@@ -22,24 +22,14 @@ export const WebhookUrl = z
   .string()
   .url("must be an absolute URL")
   .max(2048)
-  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)");
-
-/**
- * Cents are whole. A fixed tolerance on `n * 100` fails for valid amounts above about 10^8 (the product's
- * rounding error outgrows it), so the exact test is a round trip: a decimal with at most two places is the
- * nearest double to cents / 100, which is what the division yields. The tolerance still admits float noise
- * such as 0.1 + 0.2 in small amounts.
- */
-function hasAtMostTwoDecimals(n: number): boolean {
-  const cents = Math.round(n * 100);
-  return cents / 100 === n || Math.abs(n * 100 - cents) < 1e-6;
-}
+  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)")
+  .openapi({ description: "an absolute https URL; plain http only for localhost and 127.0.0.1" });
 
 /** What a client sends to create (POST) or replace (PUT) an alert. */
 export const AlertInput = z
   .object({
-    name: z.string().trim().min(1).max(100),
-    amount: Money.gt(0).max(1e12).refine(hasAtMostTwoDecimals, "must have at most two decimal places"),
+    name: TrimmedName(100),
+    amount: TwoDecimalMoney.gt(0).max(1e12),
     currency: Currency,
     period: BudgetPeriod,
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the budget covers; null for the whole organization" }),
@@ -47,9 +37,17 @@ export const AlertInput = z
       .array(Threshold)
       .min(1)
       .max(MAX_THRESHOLDS)
-      .refine(uniqueBy((t: Threshold) => `${t.basis}:${t.percent}`), "must not contain the same percent and basis twice"),
-    recipients: z.array(Email).max(MAX_RECIPIENTS).default([]).refine(uniqueBy((e: string) => e), "must not contain the same address twice"),
-    webhookUrl: WebhookUrl.nullable().default(null).openapi({ description: "called when a threshold is crossed; treat as a secret" }),
+      .refine(uniqueBy((t: Threshold) => `${t.basis}:${t.percent}`), "must not contain the same percent and basis twice")
+      .openapi({ uniqueItems: true, description: "no two thresholds with the same percent and basis" }),
+    recipients: z
+      .array(Email)
+      .max(MAX_RECIPIENTS)
+      .default([])
+      .refine(uniqueBy((e: string) => e), "must not contain the same address twice")
+      .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
+    webhookUrl: WebhookUrl.nullable()
+      .default(null)
+      .openapi({ description: "called when a threshold is crossed: an absolute https URL (plain http only for localhost and 127.0.0.1); treat as a secret" }),
     enabled: z.boolean().default(true),
   })
   .strict()

@@ -1,10 +1,10 @@
 import { Member } from "./account";
-import { ResourceId, Timestamp, page } from "./common";
+import { ResourceId, Timestamp, TrimmedName, page } from "./common";
 import { z } from "./zod";
 
 // Not a named component: a nullable reference renders as an unsatisfiable allOf in OpenAPI 3.1 output.
 export const GroupId = ResourceId("grp").openapi({ example: "grp_01j9z6w3k2m4n5p6q7r8" });
-export const GroupName = z.string().trim().min(1).max(100).openapi({ description: "unique within the organization, case-insensitively" });
+export const GroupName = TrimmedName(100).openapi({ description: "must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively" });
 export const GroupDescription = z.string().max(500);
 export const MAX_GROUP_MEMBERS = 1000;
 
@@ -29,7 +29,7 @@ export const UpdateGroup = z
   .object({ name: GroupName.optional(), description: GroupDescription.optional() })
   .strict()
   .refine((u) => u.name !== undefined || u.description !== undefined, "name or description is required")
-  .openapi("UpdateGroup");
+  .openapi("UpdateGroup", { minProperties: 1, description: "at least one of `name` and `description`" });
 export type UpdateGroup = z.input<typeof UpdateGroup>;
 
 export const ReplaceMembers = z

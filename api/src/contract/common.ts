@@ -12,7 +12,7 @@ export const CalendarDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date in the form YYYY-MM-DD")
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a real calendar date")
-  .openapi({ example: "2026-10-01" });
+  .openapi({ example: "2026-10-01", format: "date" });
 
 export const Provider = z.enum(["aws", "azure"]).openapi("CloudProvider");
 export type Provider = z.infer<typeof Provider>;
@@ -26,22 +26,88 @@ export const AzureSubscriptionId = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" });
 
-export const Email = z.string().trim().toLowerCase().email("must be an e-mail address").max(254).openapi({ example: "finops@example.com" });
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .email("must be an e-mail address")
+  .max(254)
+  .openapi({ example: "finops@example.com", description: "an e-mail address; surrounding whitespace is removed and it is stored in lower case" });
 
-/** Money in a currency's major unit, at most two decimal places. */
+/** Money in a currency's major unit, as the service reports it. */
 export const Money = z.number().finite().openapi({ example: 1250.5 });
 
-/** ISO 4217 alphabetic codes as known to the runtime's ICU data. */
-const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+/**
+ * Cents are whole. A fixed tolerance on `n * 100` fails for valid amounts above about 10^8 (the product's
+ * rounding error outgrows it), so the exact test is a round trip: a decimal with at most two places is the
+ * nearest double to cents / 100, which is what the division yields. The tolerance still admits float noise
+ * such as 0.1 + 0.2 in small amounts.
+ */
+function hasAtMostTwoDecimals(n: number): boolean {
+  const cents = Math.round(n * 100);
+  return cents / 100 === n || Math.abs(n * 100 - cents) < 1e-6;
+}
+
+/**
+ * Money a client sends: at most two decimal places, stated in the document as `multipleOf: 0.01`. A
+ * validator must compare decimally: 1.15 / 0.01 is not an integer in binary floating point, so e.g. Ajv
+ * needs its `multipleOfPrecision` option to accept it.
+ */
+export const TwoDecimalMoney = Money.refine(hasAtMostTwoDecimals, "must have at most two decimal places").openapi({
+  multipleOf: 0.01,
+  description: "at most two decimal places (`multipleOf: 0.01`, compared decimally)",
+});
+
+/**
+ * ISO 4217 alphabetic codes the service accepts: the list of ICU 74 (Node 20), frozen here so that the
+ * document and the validation do not change with the runtime's ICU data.
+ */
+export const CURRENCY_CODES: readonly string[] = (
+  "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY " +
+  "COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR " +
+  "ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP " +
+  "MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG " +
+  "SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST " +
+  "XAF XCD XCG XDR XOF XPF XSU YER ZAR ZMW ZWG ZWL"
+).split(" ");
+const CURRENCY_SET: ReadonlySet<string> = new Set(CURRENCY_CODES);
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be an ISO 4217 currency code in upper case, e.g. USD")
-  .refine((c) => CURRENCY_CODES.has(c), "is not an ISO 4217 currency code")
-  .openapi({ example: "USD" });
+  .refine((c) => CURRENCY_SET.has(c), "is not an ISO 4217 currency code")
+  .openapi({ example: "USD", enum: [...CURRENCY_CODES], description: "ISO 4217 alphabetic code, upper case" });
 
 /** IANA time-zone names as known to the runtime's ICU data. */
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf("timeZone"), "UTC"]);
-export const TimeZone = z.string().refine((tz) => TIME_ZONES.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin").openapi({ example: "Europe/Berlin" });
+export const TimeZone = z
+  .string()
+  .refine((tz) => TIME_ZONES.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin")
+  .openapi({ example: "Europe/Berlin", description: "an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)" });
+
+/**
+ * A name: surrounding whitespace is removed, then 1 to `max` characters must remain. JSON Schema cannot
+ * trim, so the document states the blank rule as a pattern (a non-whitespace character somewhere) and the
+ * lengths as sent without padding.
+ */
+export function TrimmedName(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .openapi({ pattern: "\\S", description: `must not be blank; surrounding whitespace is removed, then 1 to ${max} characters remain` });
+}
+
+/** RFC 9110 §5.6.2 visible ASCII (VCHAR), 1–255 characters: a key a client can resend byte for byte. */
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters")
+  .openapi({
+    pattern: "^[!-~]{1,255}$",
+    description:
+      "a retry with the same key, method, path and body within 24 hours returns the first response again (`Idempotent-Replayed: true`); the same key with another request is a 422",
+    example: "5f8d0d55-0b8a-4a8e-9a3c-1f2e3d4c5b6a",
+  });
 
 /** A refinement for lists that are sets: no two elements share `key`. */
 export function uniqueBy<T>(key: (t: T) => string): (list: readonly T[]) => boolean {

@@ -1,3 +1,4 @@
+import { ALL_SCOPES, TrimmedName } from "./common";
 import { z } from "./zod";
 
 /** Access-token lifetime (decision): one hour unless the sandbox is started with another. */
@@ -98,12 +99,26 @@ export const AuthorizationRequest = z.object({
 });
 export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
 
+export const MAX_REDIRECT_URIS = 10;
+export const MAX_REDIRECT_URI_LENGTH = 2000;
+/** Space-separated scope names, any number of spaces between them (how the server splits them). */
+const SCOPE_LIST_PATTERN = `^ *(${ALL_SCOPES.join("|")})( +(${ALL_SCOPES.join("|")}))* *$`;
+
 /** RFC 7591 §2 metadata this server understands; public (PKCE) clients only. Unknown fields are ignored (§2). */
 export const ClientRegistrationRequest = z
   .object({
-    redirect_uris: z.array(z.string()).min(1, "at least one redirect URI is required"),
-    client_name: z.string().trim().min(1).max(100).optional(),
-    scope: z.string().optional().openapi({ description: "space-separated; defaults to every scope" }),
+    redirect_uris: z
+      .array(
+        z.string().openapi({
+          maxLength: MAX_REDIRECT_URI_LENGTH,
+          pattern: "^[^#]*$",
+          description: "an absolute URI without fragment (RFC 6749 §3.1.2): https, http only on loopback hosts (127.0.0.1, [::1], localhost), or a private-use scheme such as com.example.app (RFC 8252 §7)",
+        }),
+      )
+      .min(1, "at least one redirect URI is required")
+      .openapi({ maxItems: MAX_REDIRECT_URIS }),
+    client_name: TrimmedName(100).optional(),
+    scope: z.string().optional().openapi({ pattern: SCOPE_LIST_PATTERN, description: "space-separated scope names; defaults to every scope" }),
     token_endpoint_auth_method: z.literal("none", "must be none: only public clients register dynamically").optional(),
     grant_types: z.array(z.enum(["authorization_code", "refresh_token"], "only authorization_code and refresh_token")).optional(),
     response_types: z.array(z.literal("code", "only code")).optional(),

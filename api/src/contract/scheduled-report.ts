@@ -1,4 +1,4 @@
-import { Email, ResourceId, TimeZone, Timestamp, asReturned, page, uniqueBy } from "./common";
+import { Email, ResourceId, TimeZone, Timestamp, TrimmedName, asReturned, page, uniqueBy } from "./common";
 import { GroupId } from "./cloud-group";
 import { MAX_RECIPIENTS } from "./budget-alert";
 import { z } from "./zod";
@@ -13,33 +13,38 @@ export type Frequency = z.infer<typeof Frequency>;
 export const DayOfWeek = z.enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]).openapi("DayOfWeek");
 export type DayOfWeek = z.infer<typeof DayOfWeek>;
 
+const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day HH:MM (24-hour)").openapi({ description: "time of day, HH:MM (24-hour), in `timezone`" });
+
+/** A day field a frequency requires: absent or null is "required", anything else the field's own error. */
+function requiredFor(frequency: Frequency) {
+  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `is required for ${frequency} schedules` : undefined);
+}
+/** A day field a frequency does not take: absent or null only (the service answers null). */
+const onlyFor = (frequency: Frequency) => z.null({ error: `is only allowed for ${frequency} schedules` }).default(null);
+
 /**
- * When a report runs. `dayOfWeek` is required for (and only allowed with) weekly schedules, `dayOfMonth`
- * likewise for monthly ones; a monthly run on day 29–31 falls on the last day of shorter months.
+ * When a report runs: a union discriminated by `frequency`. `dayOfWeek` is required for (and only allowed
+ * with) weekly schedules, `dayOfMonth` likewise for monthly ones; a monthly run on day 29–31 falls on the
+ * last day of shorter months.
  */
 export const Schedule = z
-  .object({
-    frequency: Frequency,
-    dayOfWeek: DayOfWeek.nullable().default(null),
-    dayOfMonth: z.number().int().min(1).max(31).nullable().default(null),
-    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day HH:MM (24-hour)"),
-    timezone: TimeZone,
-  })
-  .strict()
-  .superRefine((s, ctx) => {
-    const need = (field: "dayOfWeek" | "dayOfMonth", wanted: boolean) => {
-      if (wanted && s[field] === null) ctx.addIssue({ code: "custom", path: [field], message: `is required for ${s.frequency} schedules` });
-      if (!wanted && s[field] !== null) ctx.addIssue({ code: "custom", path: [field], message: `is only allowed for ${field === "dayOfWeek" ? "weekly" : "monthly"} schedules` });
-    };
-    need("dayOfWeek", s.frequency === "weekly");
-    need("dayOfMonth", s.frequency === "monthly");
-  })
+  .discriminatedUnion("frequency", [
+    z.object({ frequency: z.literal("daily"), dayOfWeek: onlyFor("weekly"), dayOfMonth: onlyFor("monthly"), time: Time, timezone: TimeZone }).strict().openapi("DailySchedule"),
+    z
+      .object({ frequency: z.literal("weekly"), dayOfWeek: z.enum(DayOfWeek.options, { error: requiredFor("weekly") }), dayOfMonth: onlyFor("monthly"), time: Time, timezone: TimeZone })
+      .strict()
+      .openapi("WeeklySchedule"),
+    z
+      .object({ frequency: z.literal("monthly"), dayOfWeek: onlyFor("weekly"), dayOfMonth: z.number({ error: requiredFor("monthly") }).int().min(1).max(31), time: Time, timezone: TimeZone })
+      .strict()
+      .openapi("MonthlySchedule"),
+  ])
   .openapi("Schedule");
 export type Schedule = z.infer<typeof Schedule>;
 
 export const ReportInput = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: TrimmedName(100),
     report: ReportKind,
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the report covers; null for the whole organization" }),
     schedule: Schedule,
@@ -48,7 +53,8 @@ export const ReportInput = z
       .array(Email)
       .min(1)
       .max(MAX_RECIPIENTS)
-      .refine(uniqueBy((e: string) => e), "must not contain the same address twice"),
+      .refine(uniqueBy((e: string) => e), "must not contain the same address twice")
+      .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
     enabled: z.boolean().default(true),
   })
   .strict()

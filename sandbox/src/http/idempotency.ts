@@ -1,3 +1,4 @@
+import { IdempotencyKey } from "@cloudcost/api";
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { SandboxContext } from "../context";
@@ -24,7 +25,7 @@ export function requestFingerprint(request: FastifyRequest): string {
 export function idempotencyKey(request: FastifyRequest): string | undefined {
   const key = request.headers["idempotency-key"];
   if (key === undefined) return undefined;
-  if (typeof key !== "string" || !/^[\x21-\x7e]{1,255}$/.test(key)) {
+  if (typeof key !== "string" || !IdempotencyKey.safeParse(key).success) {
     throw invalidRequest("Idempotency-Key must be 1 to 255 visible ASCII characters.", [{ path: "header.Idempotency-Key", code: "invalid_format", message: "must be 1 to 255 visible ASCII characters" }]);
   }
   return key;

@@ -1,8 +1,10 @@
+import { MAX_REDIRECT_URI_LENGTH as MAX_URI_LENGTH } from "@cloudcost/api";
+
+// The limits are the contract's: the document states them (`maxItems`, `maxLength`).
+export { MAX_REDIRECT_URIS } from "@cloudcost/api";
+
 /** Hosts for which plain http is acceptable: the loopback interface (RFC 8252 §7.3, §8.3). */
 const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
-export const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2000;
 
 /**
  * Why a redirect URI may not be registered, or undefined if it may: absolute, no fragment (RFC 6749
