@@ -1,4 +1,5 @@
 import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, asReturned, page, uniqueBy } from "./common";
+import { isLoopbackHostname, parseUrl } from "./loopback";
 import { BudgetPeriod } from "./budget-period";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
@@ -18,28 +19,27 @@ export type Threshold = z.infer<typeof Threshold>;
 export const MAX_THRESHOLDS = 10;
 export const MAX_RECIPIENTS = 50;
 
+/**
+ * https anywhere; plain http only to this machine. Judged by the WHATWG-parsed host, never by a string
+ * prefix (`http://localhost:1@evil.example/` is a request to evil.example).
+ */
+function isAllowedWebhook(text: string): boolean {
+  const url = parseUrl(text);
+  if (!url) return false;
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHostname(url.hostname));
+}
+
 export const WebhookUrl = z
   .string()
   .url("must be an absolute URL")
   .max(2048)
-  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)");
-
-/**
- * Cents are whole. A fixed tolerance on `n * 100` fails for valid amounts above about 10^8 (the product's
- * rounding error outgrows it), so the exact test is a round trip: a decimal with at most two places is the
- * nearest double to cents / 100, which is what the division yields. The tolerance still admits float noise
- * such as 0.1 + 0.2 in small amounts.
- */
-function hasAtMostTwoDecimals(n: number): boolean {
-  const cents = Math.round(n * 100);
-  return cents / 100 === n || Math.abs(n * 100 - cents) < 1e-6;
-}
+  .refine(isAllowedWebhook, "must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])");
 
 /** What a client sends to create (POST) or replace (PUT) an alert. */
 export const AlertInput = z
   .object({
     name: z.string().trim().min(1).max(100),
-    amount: Money.gt(0).max(1e12).refine(hasAtMostTwoDecimals, "must have at most two decimal places"),
+    amount: Money.gt(0).max(1e12),
     currency: Currency,
     period: BudgetPeriod,
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the budget covers; null for the whole organization" }),

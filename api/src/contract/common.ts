@@ -28,8 +28,20 @@ export const AzureSubscriptionId = z
 
 export const Email = z.string().trim().toLowerCase().email("must be an e-mail address").max(254).openapi({ example: "finops@example.com" });
 
-/** Money in a currency's major unit, at most two decimal places. */
-export const Money = z.number().finite().openapi({ example: 1250.5 });
+/**
+ * Whole cents: `n` is a whole number of hundredths, up to the rounding a double carries. The tolerance is
+ * relative (a few units in the last place of `n * 100`, as zod's own `multipleOf` allows), so every
+ * `cents / 100` up to 10^12 passes and float noise like 0.1 + 0.2 does too, while any real third decimal
+ * fails — however small the amount (0.000000001 is 1e-7 cents away from 0: refused). A fixed absolute
+ * tolerance let tiny amounts through.
+ */
+function isWholeCents(n: number): boolean {
+  const hundredths = n * 100;
+  return Math.abs(hundredths - Math.round(hundredths)) <= 4 * Number.EPSILON * Math.max(1, Math.abs(hundredths));
+}
+
+/** Money in a currency's major unit, at most two decimal places (the one money definition of the contract). */
+export const Money = z.number().finite().refine(isWholeCents, "must have at most two decimal places").openapi({ example: 1250.5, multipleOf: 0.01 });
 
 /** ISO 4217 alphabetic codes as known to the runtime's ICU data. */
 const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
