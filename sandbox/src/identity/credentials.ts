@@ -1,5 +1,5 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
-import type { Db } from "../database";
+import { writeTransaction, type Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { digest, matchesDigest } from "./hashing";
 import { sql } from "../statements";
@@ -182,11 +182,11 @@ export class Credentials {
 
   /** Deleting a client invalidates every token it issued (spec: Revocation); its codes go with it (FK cascade). */
   deleteClient(orgId: string, clientId: string): boolean {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const gone = sql(this.db, "DELETE FROM oauth_clients WHERE id = ? AND org_id = ?").run(clientId, orgId).changes > 0;
       if (gone) sql(this.db, "DELETE FROM tokens WHERE client_id = ?").run(clientId);
       return gone;
-    })();
+    });
   }
 
   /**
