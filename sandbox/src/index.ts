@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { SandboxContext } from "./context";
 import type { FaultOptions } from "./http/fault-injection";
 import { reachableHosts } from "./http/host-check";
+import { purgeExpired } from "./identity/purge";
 import { openContext } from "./open-context";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./server";
 
@@ -39,6 +40,26 @@ export interface SandboxServerOptions {
   /** Lifetime of authorization codes (`serve --code-ttl`); 300 s by default. */
   authorizationCodeTtlSeconds?: number;
   faults?: FaultOptions;
+  /** How long expired or revoked tokens and codes are kept before they are purged (`serve --retention`). */
+  retentionSeconds?: number;
+}
+
+/** Default of `serve --retention`: a day. */
+export const DEFAULT_RETENTION_SECONDS = 86_400;
+/** The purge runs at start and then every retention period, at most every ten minutes. */
+const MAX_PURGE_INTERVAL_MS = 600_000;
+
+/** Purges now and then every `retentionSeconds` (at most every ten minutes); a failed purge is logged and tried again next time. */
+function startPurging(ctx: SandboxContext, retentionSeconds: number): NodeJS.Timeout {
+  const purge = (): void => {
+    try {
+      purgeExpired(ctx.db, Date.now(), retentionSeconds * 1000);
+    } catch (error) {
+      console.error(`warning: purging expired credentials failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  purge();
+  return setInterval(purge, Math.min(retentionSeconds * 1000, MAX_PURGE_INTERVAL_MS)).unref();
 }
 
 export interface RunningSandboxServer {
@@ -73,7 +94,10 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
     authorizationCodeTtlSeconds: options.authorizationCodeTtlSeconds,
     scanStepMs: options.scanStepMs ?? DEFAULT_SCAN_STEP_MS,
+    retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
   });
+  // Known before the server is built: cookies are `Secure` when the public origin is https.
+  if (publicUrl) ctx.config.origin = publicUrl.origin;
   try {
     const app = await buildServer(ctx, { rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, faults: options.faults });
     await app.listen({ port: options.port ?? 0, host });
@@ -82,6 +106,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     ctx.config.origin = publicUrl?.origin ?? listenOrigin;
     ctx.config.allowedHosts = reachableHosts(host, publicUrl);
     ctx.scans.resume();
+    const purging = startPurging(ctx, ctx.config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS);
     return {
       url: `${ctx.config.origin}/api/v1`,
       listenOrigin,
@@ -90,6 +115,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       app,
       close: async () => {
         ctx.scans.stop();
+        clearInterval(purging);
         await app.close();
         ctx.db.close();
       },

@@ -1,6 +1,6 @@
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../http/fault-injection";
-import { DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
+import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../server";
 import { dataDir, fraction, integer, list, parse, string, type Values } from "./arguments";
@@ -14,6 +14,7 @@ const SERVE_OPTIONS = {
   "scan-step-ms": { type: "string" },
   "token-ttl": { type: "string" },
   "code-ttl": { type: "string" },
+  retention: { type: "string" },
   faults: { type: "string" },
   "fault-seed": { type: "string" },
   "fault-kinds": { type: "string" },
@@ -61,6 +62,7 @@ export async function serve(args: readonly string[]): Promise<void> {
     scanStepMs: integer(values, "scan-step-ms", DEFAULT_SCAN_STEP_MS, 1, 3_600_000),
     accessTokenTtlSeconds: integer(values, "token-ttl", DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 1),
     authorizationCodeTtlSeconds: integer(values, "code-ttl", DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS, 1, 600),
+    retentionSeconds: integer(values, "retention", DEFAULT_RETENTION_SECONDS, 1),
     faults: faultOptions(values),
   });
   const publicNote = server.origin === server.listenOrigin ? "" : `; public URL ${server.url}`;

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS authorization_codes (
   family TEXT NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at INTEGER
-);`;
+);
+CREATE INDEX IF NOT EXISTS authorization_codes_expiry ON authorization_codes (expires_at);`;
 
 /** What an authorization code was issued for (RFC 6749 §4.1.2, RFC 7636 §4.4). */
 export interface CodeGrant {

@@ -1,5 +1,6 @@
 import type { Db } from "../database";
 import { newSecret } from "../ids";
+import { instanceId } from "../instance";
 import { digest } from "./hashing";
 import type { User } from "./users";
 import { sql } from "../statements";
@@ -10,14 +11,20 @@ CREATE TABLE IF NOT EXISTS sessions (
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
-);`;
+);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);`;
 
 /** Sign-in sessions last a working day (decision); there is no sliding renewal. */
 export const SESSION_TTL_SECONDS = 8 * 3600;
 
 /** Browser sessions of signed-in users; the session ID lives in an HttpOnly cookie and is stored as a digest. */
 export class Sessions {
-  constructor(private readonly db: Db) {}
+  /** The data folder's ID, part of the session cookie's name. */
+  readonly instance: string;
+
+  constructor(private readonly db: Db) {
+    this.instance = instanceId(db);
+  }
 
   /** Starts a session; expired ones are dropped on the way, so the table does not grow with every sign-in. */
   start(user: User): string {

@@ -21,7 +21,7 @@ function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply:
 /** Registers the portal's server-rendered pages under `/portal` in their own encapsulated scope. */
 export async function registerPortal(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   await app.register(async (scope) => {
-    await registerWebPlugins(scope);
+    await registerWebPlugins(scope, ctx);
     scope.setErrorHandler(portalErrorHandler);
     const stores = identityStores(ctx.db);
     scope.get("/portal", async (_request, reply) => reply.redirect("/portal/groups"));
