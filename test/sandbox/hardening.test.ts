@@ -116,6 +116,12 @@ describe("sandbox hardening: the REST API", () => {
       expect((fields(await call(sb, "GET", "/groups?limit=200", { token })).items as unknown[]).length).toBe(before);
     });
 
+    test.each(["ftp://sandbox.test", "https://user@sandbox.test", "https://sandbox.test/path", "https://sandbox.test/?q", "not a url"])("serve --public-url %s is a usage error (exit 2)", async (url) => {
+      const r = await sb.cli(["serve", "--port", "0", "--public-url", url]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: --public-url: .*must be an http or https origin/);
+    });
+
     test.each(["localhost", "LOCALHOST", "127.0.0.1", "[::1]"])("Host: %s:<port> is served", async (name) => {
       const r = await rawRequest(sb.origin, "GET", "/api/v1/groups", { host: `${name}:${new URL(sb.origin).port}`, authorization: `Bearer ${token}` });
       expect(r.status).toBe(200);
