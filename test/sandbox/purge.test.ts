@@ -59,3 +59,19 @@ describe("purging expired credentials (serve --retention)", () => {
     expect((await call(sb, "GET", "/groups", { token: live })).status).toBe(200);
   });
 });
+
+describe("sessions per user are bounded", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb?.dispose());
+
+  test("after 101 sign-ins of one user the first session is signed out and at most 100 are stored", async () => {
+    const first = await signedInAgent(sb.origin);
+    expect((await first.get("/portal/groups")).status).toBe(200);
+    for (let batch = 0; batch < 25; batch++) await Promise.all(Array.from({ length: 4 }, () => signedInAgent(sb.origin)));
+    expect(rowCounts(sb.dataDir).sessions).toBe(100);
+    expect((await first.get("/portal/groups")).status).toBe(302);
+  });
+});
