@@ -1,5 +1,4 @@
-import { buildOpenApiDocument } from "@cloudcost/api";
-import { LOOPBACK_HOSTNAMES } from "@cloudcost/api";
+import { buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "./context";
 import { handlers } from "./handlers";
@@ -10,11 +9,11 @@ import { registerHostCheck } from "./http/host-check";
 import { acceptJsonOnly } from "./http/json-body";
 import { registerNotFound } from "./http/not-found";
 import { sendProblem, toServiceError } from "./http/problem";
-import { ServiceError } from "./service-error";
 import { registerRateLimit } from "./http/rate-limit";
 import { newId } from "./ids";
 import { registerOAuth } from "./oauth";
 import { registerPortal } from "./portal";
+import { ServiceError } from "./service-error";
 
 /** Request bodies over 1 MiB are refused with 413 (documented limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
