@@ -140,6 +140,7 @@ describe("sandbox hardening: the REST API", () => {
       ["both Content-Length and chunked", "POST /api/v1/groups HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n"],
       ["a negative Content-Length", "GET /api/v1/groups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n"],
       ["a control character in the path", "GET /api/v1/gr\x01oups HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"],
+      ["a body cut short by the client (half-close)", 'POST /api/v1/groups HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":'],
     ])("%s: 400", async (_name, bytes) => {
       const answer = parseRaw(await rawExchange(sb.origin, bytes));
       expect(answer.status).toBe(400);
