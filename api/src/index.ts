@@ -1,4 +1,5 @@
 export * from "./contract/common";
+export * from "./contract/loopback";
 export * from "./contract/account";
 export * from "./contract/cloud-group";
 export * from "./contract/budget-period";

@@ -2,6 +2,7 @@ import { ALL_SCOPES, type Provider } from "@cloudcost/api";
 import { connectAccount } from "./connect-account";
 import type { SandboxContext } from "./context";
 import { bootstrapIdentity } from "./identity/bootstrap";
+import { writeTransaction } from "./database";
 import { sql } from "./statements";
 
 export const META_SCHEMA = `
@@ -27,8 +28,7 @@ const DEMO_ACCOUNTS: readonly { provider: Provider; accountId: string; name: str
  * command and `serve` starting together on the same new folder.
  */
 export function bootstrapDataFolder(ctx: SandboxContext): void {
-  ctx.db
-    .transaction(() => {
+  writeTransaction(ctx.db, () => {
       if (sql(ctx.db, "SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
       const org = ctx.orgs.create(DEMO_ORG, ALL_SCOPES);
       for (const a of DEMO_ACCOUNTS) connectAccount(ctx, org.id, a.provider, a.accountId, a.name);
@@ -36,6 +36,5 @@ export function bootstrapDataFolder(ctx: SandboxContext): void {
       ctx.groups.replaceMembers(org.id, production.id, [DEMO_ACCOUNTS[0]!, DEMO_ACCOUNTS[3]!].map((a) => ({ provider: a.provider, accountId: a.accountId }) as const));
       bootstrapIdentity(ctx, org);
       sql(ctx.db, "INSERT INTO sandbox_meta (key, value) VALUES ('bootstrapped', ?)").run(new Date().toISOString());
-    })
-    .immediate();
+  });
 }

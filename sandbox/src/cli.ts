@@ -4,7 +4,7 @@ import { serve } from "./cli/serve";
 import { UsageError } from "./cli/usage-error";
 
 const USAGE = `usage: cloudcost-sandbox <command> [--data DIR]
-  serve [--port 8787] [--host 127.0.0.1] [--rate-limit 600] [--scan-step-ms 1000] [--token-ttl 3600] [--code-ttl 300]
+  serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--rate-limit 600] [--scan-step-ms 1000] [--token-ttl 3600] [--code-ttl 300] [--retention 86400]
         [--faults RATE --fault-seed N --fault-kinds 429,503,reset,latency,reset-after --fault-latency-ms 1000]
   org create NAME [--permissions read,write,run] [--json]
   account add --org NAME --provider aws|azure --id ID [--name LABEL] [--json]

@@ -20,6 +20,10 @@ export interface SandboxConfig {
   authorizationCodeTtlSeconds?: number;
   /** How long a scan run stays queued, and then running (`serve --scan-step-ms`). */
   scanStepMs: number;
+  /** How long expired or revoked credentials are kept before they are purged (`serve --retention`); a day when unset. */
+  retentionSeconds?: number;
+  /** Host names requests may carry in `Host` (DNS-rebinding defence); the loopback names when unset. */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 /** Everything a route needs, built once per server (and by the CLI on the same data folder). */

@@ -1,8 +1,10 @@
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import type { SandboxContext } from "./context";
 import type { FaultOptions } from "./http/fault-injection";
+import { reachableHosts } from "./http/host-check";
+import { purgeExpired } from "./identity/purge";
 import { openContext } from "./open-context";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./server";
 
@@ -25,6 +27,12 @@ export interface SandboxServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The origin users reach the sandbox at when it is not the listen address (`serve --public-url`, e.g.
+   * behind a TLS proxy or on a LAN name): the issuer, the origin of redirects, whether cookies are
+   * `Secure`, and one more accepted `Host`.
+   */
+  publicUrl?: string;
   /** Requests per minute per token; 0 turns the limit off. Default 600. */
   rateLimitPerMinute?: number;
   scanStepMs?: number;
@@ -32,11 +40,33 @@ export interface SandboxServerOptions {
   /** Lifetime of authorization codes (`serve --code-ttl`); 300 s by default. */
   authorizationCodeTtlSeconds?: number;
   faults?: FaultOptions;
+  /** How long expired or revoked tokens and codes are kept before they are purged (`serve --retention`). */
+  retentionSeconds?: number;
+}
+
+/** Default of `serve --retention`: a day. */
+export const DEFAULT_RETENTION_SECONDS = 86_400;
+/** The purge runs at start and then every retention period, at most every ten minutes. */
+const MAX_PURGE_INTERVAL_MS = 600_000;
+
+/** Purges now and then every `retentionSeconds` (at most every ten minutes); a failed purge is logged and tried again next time. */
+function startPurging(ctx: SandboxContext, retentionSeconds: number): NodeJS.Timeout {
+  const purge = (): void => {
+    try {
+      purgeExpired(ctx.db, Date.now(), retentionSeconds * 1000);
+    } catch (error) {
+      console.error(`warning: purging expired credentials failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  purge();
+  return setInterval(purge, Math.min(retentionSeconds * 1000, MAX_PURGE_INTERVAL_MS)).unref();
 }
 
 export interface RunningSandboxServer {
-  /** `{base_url}`, e.g. `http://127.0.0.1:8787/api/v1`. */
+  /** `{base_url}`, e.g. `http://127.0.0.1:8787/api/v1` (under `--public-url` when one is given). */
   url: string;
+  /** Where the server listens, e.g. `http://127.0.0.1:8787`; the origin unless `publicUrl` differs. */
+  listenOrigin: string;
   /** `{auth_url}`: the origin that also serves the OAuth endpoints and the portal. */
   origin: string;
   ctx: SandboxContext;
@@ -45,29 +75,47 @@ export interface RunningSandboxServer {
   close(): Promise<void>;
 }
 
+/** `--public-url`: an http(s) origin, nothing more (no credentials, path, query or fragment). */
+export function publicOrigin(text: string): URL {
+  const url = parseUrl(text);
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.pathname !== "/" || url.search || url.hash) {
+    throw new Error(`public URL ${JSON.stringify(text)} must be an http or https origin such as https://sandbox.example:8443`);
+  }
+  return url;
+}
+
 /** Starts the whole sandbox in this process (the CLI's `serve`, the demo and the benchmarks use it). */
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandboxServer> {
   const host = options.host ?? "127.0.0.1";
+  const publicUrl = options.publicUrl === undefined ? undefined : publicOrigin(options.publicUrl);
   const ctx = openContext({
     dataDir: options.dataDir,
     origin: "",
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
     authorizationCodeTtlSeconds: options.authorizationCodeTtlSeconds,
     scanStepMs: options.scanStepMs ?? DEFAULT_SCAN_STEP_MS,
+    retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
   });
+  // Known before the server is built: cookies are `Secure` when the public origin is https.
+  if (publicUrl) ctx.config.origin = publicUrl.origin;
   try {
     const app = await buildServer(ctx, { rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, faults: options.faults });
     await app.listen({ port: options.port ?? 0, host });
     const { port } = app.server.address() as AddressInfo;
-    ctx.config.origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const listenOrigin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    ctx.config.origin = publicUrl?.origin ?? listenOrigin;
+    ctx.config.allowedHosts = reachableHosts(host, publicUrl);
     ctx.scans.resume();
+    const purging = startPurging(ctx, ctx.config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS);
     return {
       url: `${ctx.config.origin}/api/v1`,
+      listenOrigin,
       origin: ctx.config.origin,
       ctx,
       app,
       close: async () => {
         ctx.scans.stop();
+        clearInterval(purging);
         await app.close();
         ctx.db.close();
       },

@@ -1,10 +1,11 @@
-import { buildOpenApiDocument } from "@cloudcost/api";
+import { buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "./context";
 import { handlers } from "./handlers";
 import { registerApiRoutes } from "./http/api-routes";
-import { sendClientError } from "./http/client-error";
 import { registerFaultInjection, type FaultOptions } from "./http/fault-injection";
+import { clientErrorHandler } from "./http/client-error";
+import { registerHostCheck } from "./http/host-check";
 import { acceptJsonOnly } from "./http/json-body";
 import { registerNotFound } from "./http/not-found";
 import { sendProblem, toServiceError } from "./http/problem";
@@ -12,6 +13,7 @@ import { registerRateLimit } from "./http/rate-limit";
 import { newId } from "./ids";
 import { registerOAuth } from "./oauth";
 import { registerPortal } from "./portal";
+import { ServiceError } from "./service-error";
 
 /** Request bodies over 1 MiB are refused with 413 (documented limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -32,7 +34,7 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
     async (api) => {
       acceptJsonOnly(api);
       if (options.faults) registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `/api/v1${OPENAPI_PATH}`);
-      await registerRateLimit(api, options.rateLimitPerMinute);
+      await registerRateLimit(api, ctx, options.rateLimitPerMinute);
       const document = JSON.stringify(buildOpenApiDocument());
       api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
       registerApiRoutes(api, ctx, handlers);
@@ -40,6 +42,8 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
     { prefix: "/api/v1" },
   );
 }
+
+const LOOPBACK_SET: ReadonlySet<string> = new Set(LOOPBACK_HOSTNAMES);
 
 /** How long a closing server lets requests in flight finish before it drops their connections. */
 const CLOSE_GRACE_MS = 2_000;
@@ -50,22 +54,29 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newId("req"),
     logger: { level: "warn" },
-    return503OnClosing: true,
+    // fastify's own 503 while closing is not a problem: the onRequest hook below answers instead.
+    return503OnClosing: false,
+    // Oversized headers (431) and malformed HTTP (400) fail in Node's parser, before any route or hook.
+    clientErrorHandler,
     // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
     // before any hook runs; without this they get fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
-    // …and what the HTTP parser refuses before routing (e.g. 431 for oversized headers) gets a problem too.
-    clientErrorHandler: sendClientError,
   });
   // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
   // client abandoned mid-request (its timeout fired) stays open until the client's keep-alive timeout, so
   // after a grace period every remaining connection is closed.
+  let closing = false;
   app.addHook("preClose", async () => {
+    closing = true;
     setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
   });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (!closing) return;
+    // A request that arrives on a kept-alive connection while the server drains.
+    return sendProblem(request, reply, new ServiceError(503, "unavailable", "Service unavailable", "The sandbox is shutting down.", undefined, { connection: "close" }));
   });
+  registerHostCheck(app, () => ctx.config.allowedHosts ?? LOOPBACK_SET);
   app.setErrorHandler((error, request, reply) => {
     const problem = toServiceError(error);
     if (problem.status >= 500 && problem.slug === "internal") request.log.error({ err: error }, "request failed");

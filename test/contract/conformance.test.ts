@@ -275,15 +275,19 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: publicClient, redirect_uri: REDIRECT_URI, scope: "read", state: "s1", code_challenge: CODE_CHALLENGE, code_challenge_method: "S256", ...extra })}`;
     // Prism follows redirects itself, so the 302s go to the service directly.
     expect((await log.send({ method: "GET", path: authorize(), via: "direct" })).status).toBe(302);
-    expect((await log.send({ method: "GET", path: authorize({ response_type: "token" }), via: "direct" })).status).toBe(302);
+    // An erroneous request from a signed-out browser gets an error page, never a redirect to a client's URI
+    // (RFC 9700 §4.11.2); a signed-in user's is redirected back with the error (RFC 6749 §4.1.2.1).
+    expect((await log.send({ method: "GET", path: authorize({ response_type: "token" }) })).status).toBe(400);
     expect((await log.send({ method: "GET", path: authorize({ client_id: "unknown" }) })).status).toBe(400);
     const cookies = await signedInCookies(sandbox.origin);
+    const signedIn = { cookie: cookies.join("; ") };
+    expect((await log.send({ method: "GET", path: authorize({ response_type: "token" }), headers: signedIn, via: "direct" })).status).toBe(302);
     const consent = await log.send({ method: "GET", path: authorize(), headers: { cookie: cookies.join("; ") } });
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('action="/oauth/authorize"');
     // Without its CSRF cookie (cleared, expired) the consent page sets a new one.
-    const withoutCsrf = cookies.filter((c) => !c.startsWith("_csrf=")).join("; ");
-    expect((await log.send({ method: "GET", path: authorize(), headers: { cookie: withoutCsrf } })).headers.get("set-cookie")).toMatch(/^_csrf=/);
+    const withoutCsrf = cookies.filter((c) => !c.startsWith("cc_csrf_")).join("; ");
+    expect((await log.send({ method: "GET", path: authorize(), headers: { cookie: withoutCsrf } })).headers.get("set-cookie")).toMatch(/^cc_csrf_/);
   });
 
   it("has nothing to complain about, and exercised every operation, status and header of the document", () => {

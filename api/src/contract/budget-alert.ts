@@ -1,4 +1,5 @@
 import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, TrimmedName, TwoDecimalMoney, asReturned, page, uniqueBy } from "./common";
+import { isLoopbackHostname, parseUrl } from "./loopback";
 import { BudgetPeriod } from "./budget-period";
 import { GroupId } from "./cloud-group";
 import { z } from "./zod";
@@ -18,12 +19,22 @@ export type Threshold = z.infer<typeof Threshold>;
 export const MAX_THRESHOLDS = 10;
 export const MAX_RECIPIENTS = 50;
 
+/**
+ * https anywhere; plain http only to this machine. Judged by the WHATWG-parsed host, never by a string
+ * prefix (`http://localhost:1@evil.example/` is a request to evil.example).
+ */
+function isAllowedWebhook(text: string): boolean {
+  const url = parseUrl(text);
+  if (!url) return false;
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHostname(url.hostname));
+}
+
 export const WebhookUrl = z
   .string()
   .url("must be an absolute URL")
   .max(2048)
-  .refine((u) => /^https:\/\//i.test(u) || /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/i.test(u), "must be an https URL (http only for localhost)")
-  .openapi({ description: "an absolute https URL; plain http only for localhost and 127.0.0.1" });
+  .refine(isAllowedWebhook, "must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])")
+  .openapi({ description: "an absolute https URL; plain http only to a loopback host (localhost, 127.0.0.1 or [::1]), judged by the parsed host" });
 
 /** What a client sends to create (POST) or replace (PUT) an alert. */
 export const AlertInput = z

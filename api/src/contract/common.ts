@@ -38,14 +38,15 @@ export const Email = z
 export const Money = z.number().finite().openapi({ example: 1250.5 });
 
 /**
- * Cents are whole. A fixed tolerance on `n * 100` fails for valid amounts above about 10^8 (the product's
- * rounding error outgrows it), so the exact test is a round trip: a decimal with at most two places is the
- * nearest double to cents / 100, which is what the division yields. The tolerance still admits float noise
- * such as 0.1 + 0.2 in small amounts.
+ * Whole cents: `n` is a whole number of hundredths, up to the rounding a double carries. The tolerance is
+ * relative (a few units in the last place of `n * 100`, as zod's own `multipleOf` allows), so every
+ * `cents / 100` up to 10^12 passes and float noise like 0.1 + 0.2 does too, while any real third decimal
+ * fails, however small the amount (0.000000001 is 1e-7 cents away from 0: refused). A fixed absolute
+ * tolerance let tiny amounts through, and one on `n * 100` refused valid amounts above about 10^8.
  */
 function hasAtMostTwoDecimals(n: number): boolean {
-  const cents = Math.round(n * 100);
-  return cents / 100 === n || Math.abs(n * 100 - cents) < 1e-6;
+  const hundredths = n * 100;
+  return Math.abs(hundredths - Math.round(hundredths)) <= 4 * Number.EPSILON * Math.max(1, Math.abs(hundredths));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { routes, type Route, type z } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../context";
+import { writeTransaction } from "../database";
 import type { Call, Handler, HandlerMap } from "../handlers/handler";
 import { notFound } from "../service-error";
 import { fieldErrors, parseOrThrow } from "../validation";
@@ -35,7 +36,7 @@ function execute(ctx: SandboxContext, route: Route, handler: Handler, call: Call
     if (outcome.location) headers.location = outcome.location;
     return { status: outcome.status ?? route.status, body, headers };
   };
-  return route.method === "GET" ? run() : ctx.db.transaction(run).immediate();
+  return route.method === "GET" ? run() : writeTransaction(ctx.db, run);
 }
 
 /** The pipeline of every API route: authenticate (401), scope (403), params (404), query and body (400), then the handler. */

@@ -1,7 +1,7 @@
 import type { Scope } from "@cloudcost/api";
 import type { FastifyRequest } from "fastify";
 import type { SandboxContext } from "../context";
-import type { Principal } from "../identity/credentials";
+import type { Authentication, Principal } from "../identity/credentials";
 import { ServiceError } from "../service-error";
 
 const REALM = 'Bearer realm="cloudcost"';
@@ -14,18 +14,36 @@ const REASONS = {
   revoked: "The access token has been revoked.",
 } as const;
 
+/** Each request's bearer credentials are resolved once: the rate limit (which runs first) and authentication share it. */
+const resolved = new WeakMap<FastifyRequest, Authentication | undefined>();
+
+/**
+ * What the request's `Authorization` header proves: undefined without bearer credentials, else the
+ * authentication result. However the header is spelled (scheme case, spaces), the same token gives the
+ * same principal.
+ */
+export function resolveBearer(ctx: SandboxContext, request: FastifyRequest): Authentication | undefined {
+  if (resolved.has(request)) return resolved.get(request);
+  const header = request.headers.authorization;
+  let result: Authentication | undefined;
+  if (header !== undefined && /^bearer(\s|$)/i.test(header)) {
+    const token = BEARER.exec(header)?.[1];
+    result = token === undefined ? { ok: false, reason: "invalid" } : ctx.credentials.authenticateBearer(token, (orgId) => ctx.orgs.byId(orgId)?.permissions);
+  }
+  resolved.set(request, result);
+  return result;
+}
+
 /**
  * Resolves `Authorization: Bearer` (RFC 6750 §2.1). A request without credentials gets a bare
  * challenge (§3.1: no error code then); a bad token gets `error="invalid_token"` with a description that
  * says whether it is unknown, expired or revoked.
  */
 export function authenticate(ctx: SandboxContext, request: FastifyRequest): Principal {
-  const header = request.headers.authorization;
-  if (header === undefined || !/^bearer(\s|$)/i.test(header)) {
+  const result = resolveBearer(ctx, request);
+  if (result === undefined) {
     throw new ServiceError(401, "unauthorized", "Unauthorized", "Send `Authorization: Bearer <token>` with an API token or an OAuth access token.", undefined, { "www-authenticate": REALM });
   }
-  const token = BEARER.exec(header)?.[1];
-  const result = token === undefined ? ({ ok: false, reason: "invalid" } as const) : ctx.credentials.authenticateBearer(token, (orgId) => ctx.orgs.byId(orgId)?.permissions);
   if (result.ok) return result.principal;
   const description = REASONS[result.reason];
   throw new ServiceError(401, "invalid-token", "Unauthorized", description, undefined, {

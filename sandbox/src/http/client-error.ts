@@ -3,26 +3,32 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { newId } from "../ids";
 
-/** What the HTTP parser refuses before any route runs (Node's `clientError`), in problem terms. */
-function describe(error: NodeJS.ErrnoException): { status: number; slug: string; detail: string } {
-  if (error.code === "HPE_HEADER_OVERFLOW") return { status: 431, slug: "headers-too-large", detail: "The request headers are larger than the server accepts (16 KiB)." };
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, slug: "request-timeout", detail: "The request did not arrive in time." };
-  return { status: 400, slug: "malformed-request", detail: "The request is not valid HTTP/1.1." };
+/** What Node's HTTP parser raised, as a problem: the status a client caused and why. */
+function describe(code: string | undefined): { status: number; slug: string; title: string; detail: string } {
+  if (code === "HPE_HEADER_OVERFLOW") return { status: 431, slug: "headers-too-large", title: "Request header fields too large", detail: "The request line and headers exceed the server's limit (16 KiB)." };
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, slug: "request-timeout", title: "Request timeout", detail: "The request was not received completely in time." };
+  return { status: 400, slug: "malformed-request", title: "Malformed request", detail: "The request is not valid HTTP/1.1 (request line, header syntax or message framing)." };
 }
 
 /**
- * fastify's `clientErrorHandler`: a request the HTTP parser cannot accept (headers over the limit, broken
- * framing) still gets an RFC 9457 problem with a request ID, like every other error of the service, and
- * the connection is closed (its framing cannot be trusted any more).
+ * Errors Node's HTTP parser raises before fastify sees a request (`clientError`: oversized headers, a
+ * malformed request line or framing, a request that timed out) get the API's RFC 9457 shape with a
+ * request ID, like every other error a client can cause. There is no request object yet, so the answer
+ * is written to the socket directly, as Node's and fastify's defaults do, and the connection is closed.
  */
-export function sendClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody left to answer (https://nodejs.org/api/http.html#event-clienterror).
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const { status, slug, detail } = describe(error);
+  const { status, slug, title, detail } = describe(error.code);
   const requestId = newId("req");
-  const title = STATUS_CODES[status] ?? "Bad Request";
   const problem: Problem = { type: `${PROBLEM_TYPE_BASE}${slug}`, title, status, detail, requestId };
   const body = JSON.stringify(problem);
-  const head = [`HTTP/1.1 ${status} ${title}`, "Content-Type: application/problem+json; charset=utf-8", `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${requestId}`, "Connection: close"];
-  if (socket.writable) socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
-  else socket.destroy();
+  // A response already under way on this connection cannot be replaced; only a fresh one may be written.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -2,6 +2,7 @@ import { IdempotencyKey } from "@cloudcost/api";
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { SandboxContext } from "../context";
+import { writeTransaction } from "../database";
 import { invalidRequest, unprocessable } from "../service-error";
 import type { ApiResponse } from "./api-response";
 
@@ -38,8 +39,7 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
  * cannot both run it and a crash cannot keep one without the other.
  */
 export function runIdempotently(ctx: SandboxContext, orgId: string, key: string, fingerprint: string, run: () => ApiResponse): ApiResponse {
-  return ctx.db
-    .transaction((): ApiResponse => {
+  return writeTransaction(ctx.db, (): ApiResponse => {
       const saved = ctx.idempotencyKeys.find(orgId, key);
       if (saved) {
         if (saved.fingerprint !== fingerprint) {
@@ -52,6 +52,5 @@ export function runIdempotently(ctx: SandboxContext, orgId: string, key: string,
       const response = run();
       ctx.idempotencyKeys.save(orgId, key, { fingerprint, ...response });
       return response;
-    })
-    .immediate();
+  });
 }

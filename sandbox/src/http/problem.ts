@@ -13,7 +13,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     requestId: request.id,
     ...(error.errors ? { errors: error.errors } : {}),
   };
-  return reply.code(error.status).headers(error.headers).type("application/problem+json").send(body);
+  // Set here too: errors the router raises before any hook (malformed percent-encoding) skip `onRequest`.
+  return reply.code(error.status).headers(error.headers).header("x-request-id", request.id).type("application/problem+json").send(body);
 }
 
 /** Client mistakes fastify detects before a handler runs (content type, size, JSON syntax, …). */

@@ -1,12 +1,23 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { digest } from "../identity/hashing";
+import type { SandboxContext } from "../context";
+import type { Principal } from "../identity/credentials";
 import { ServiceError } from "../service-error";
+import { resolveBearer } from "./bearer-auth";
 
-/** Requests are counted per bearer token (its digest, never the token), or per client IP without one. */
-function rateLimitKey(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  return auth ? `token:${digest(auth)}` : `ip:${request.ip}`;
+/**
+ * The identity a request's budget belongs to: an OAuth client's tokens share one budget (per user in the
+ * code flow), so minting more tokens buys no more requests; an API token has its own. Keyed on the
+ * authenticated principal, never on the header's text: respelling `Authorization` (scheme case, spaces)
+ * is the same caller. A request without a valid token counts against its client address.
+ */
+export function principalKey(principal: Principal): string {
+  return principal.clientId !== null ? `client:${principal.clientId}:${principal.userId ?? ""}` : `token:${principal.tokenRef}`;
+}
+
+function rateLimitKey(ctx: SandboxContext, request: FastifyRequest): string {
+  const result = resolveBearer(ctx, request);
+  return result?.ok ? principalKey(result.principal) : `ip:${request.ip}`;
 }
 
 /**
@@ -14,14 +25,14 @@ function rateLimitKey(request: FastifyRequest): string {
  * `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset` headers. `perMinute` 0 turns it off.
  * Register before the routes: the plugin attaches itself to routes as they are added.
  */
-export async function registerRateLimit(api: FastifyInstance, perMinute: number): Promise<void> {
+export async function registerRateLimit(api: FastifyInstance, ctx: SandboxContext, perMinute: number): Promise<void> {
   if (perMinute === 0) return;
   await api.register(rateLimit, {
     max: perMinute,
     timeWindow: 60_000,
     enableDraftSpec: true,
-    keyGenerator: rateLimitKey,
+    keyGenerator: (request) => rateLimitKey(ctx, request),
     errorResponseBuilder: (_request, context) =>
-      new ServiceError(429, "rate-limited", "Too many requests", `More than ${context.max} requests per minute with this token; retry in ${context.after}.`),
+      new ServiceError(429, "rate-limited", "Too many requests", `More than ${context.max} requests per minute from this client; retry in ${context.after}.`),
   });
 }

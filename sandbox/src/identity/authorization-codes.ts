@@ -1,5 +1,5 @@
 import type { Scope } from "@cloudcost/api";
-import type { Db } from "../database";
+import { writeTransaction, type Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { splitScopes } from "./credentials";
 import { digest } from "./hashing";
@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS authorization_codes (
   family TEXT NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at INTEGER
-);`;
+);
+CREATE INDEX IF NOT EXISTS authorization_codes_expiry ON authorization_codes (expires_at);`;
 
 /** What an authorization code was issued for (RFC 6749 §4.1.2, RFC 7636 §4.4). */
 export interface CodeGrant {
@@ -64,7 +65,7 @@ export class AuthorizationCodes {
 
   /** Marks the code used and returns what it was issued for; the check and the mark are one transaction. */
   redeem(code: string): Redemption {
-    return this.db.transaction((): Redemption => {
+    return writeTransaction(this.db, (): Redemption => {
       const hash = digest(code);
       const r = sql(this.db, "SELECT * FROM authorization_codes WHERE hash = ?").get(hash) as CodeRow | undefined;
       if (!r) return { status: "unknown" };
@@ -74,6 +75,6 @@ export class AuthorizationCodes {
         status: "ok",
         code: { clientId: r.client_id, userId: r.user_id, orgId: r.org_id, redirectUri: r.redirect_uri, codeChallenge: r.code_challenge, scopes: splitScopes(r.scopes), family: r.family, expiresAt: r.expires_at },
       };
-    })();
+    });
   }
 }

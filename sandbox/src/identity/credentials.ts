@@ -1,7 +1,8 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
-import type { Db } from "../database";
+import { writeTransaction, type Db } from "../database";
 import { newId, newSecret } from "../ids";
 import { digest, matchesDigest } from "./hashing";
+import { conflict } from "../service-error";
 import { sql } from "../statements";
 
 export const CREDENTIAL_SCHEMA = `
@@ -33,7 +34,9 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 CREATE INDEX IF NOT EXISTS tokens_client ON tokens (client_id);
 CREATE INDEX IF NOT EXISTS tokens_family ON tokens (family);
-CREATE INDEX IF NOT EXISTS tokens_org ON tokens (org_id, kind);`;
+CREATE INDEX IF NOT EXISTS tokens_org ON tokens (org_id, kind);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
+CREATE INDEX IF NOT EXISTS tokens_revocation ON tokens (revoked_at);`;
 
 export interface NewClient {
   client_id: string;
@@ -115,6 +118,9 @@ interface TokenRow {
 
 const REF_LENGTH = 16;
 
+/** Confidential OAuth clients per organization (decision): enough for any team, and a bound on the table. */
+export const MAX_CLIENTS_PER_ORG = 100;
+
 export const splitScopes = (s: string): Scope[] => s.split(" ").filter(Boolean) as Scope[];
 
 /** Keeps only what `allowed` also has, in canonical order (read, write, run). */
@@ -146,21 +152,30 @@ function tokenFromRow(r: TokenRow): TokenRecord {
 export class Credentials {
   constructor(private readonly db: Db) {}
 
+  /** A new confidential client of the organization; a 409 once it has `MAX_CLIENTS_PER_ORG` (counted and added in one transaction). */
   createConfidentialClient(orgId: string, name: string, scopes: readonly Scope[]): NewClient {
-    const client_id = newId("ccc");
-    const client_secret = newSecret("ccs");
-    sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)")
-      .run(client_id, orgId, name, digest(client_secret), scopes.join(" "), new Date().toISOString());
-    return { client_id, client_secret, scopes: [...scopes] };
+    return writeTransaction(this.db, () => {
+      const { n } = sql(this.db, "SELECT count(*) AS n FROM oauth_clients WHERE org_id = ?").get(orgId) as { n: number };
+      if (n >= MAX_CLIENTS_PER_ORG) throw conflict(`The organization already has ${MAX_CLIENTS_PER_ORG} OAuth clients; delete one first.`);
+      const client_id = newId("ccc");
+      const client_secret = newSecret("ccs");
+      sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)")
+        .run(client_id, orgId, name, digest(client_secret), scopes.join(" "), new Date().toISOString());
+      return { client_id, client_secret, scopes: [...scopes] };
+    });
   }
 
-  /** RFC 7591: a public client has no secret and no organization; PKCE protects its codes. */
-  registerPublicClient(meta: PublicClientMetadata): ClientRecord {
-    const id = newId("ccp");
-    const createdAt = new Date().toISOString();
-    sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
-      .run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
-    return { id, orgId: null, name: meta.name, kind: "public", scopes: [...meta.scopes], redirectUris: [...meta.redirectUris], createdAt };
+  /** RFC 7591: a public client has no secret and no organization; PKCE protects its codes. Undefined once `max` public clients exist. */
+  registerPublicClient(meta: PublicClientMetadata, max: number): ClientRecord | undefined {
+    return writeTransaction(this.db, () => {
+      const { n } = sql(this.db, "SELECT count(*) AS n FROM oauth_clients WHERE kind = 'public'").get() as { n: number };
+      if (n >= max) return undefined;
+      const id = newId("ccp");
+      const createdAt = new Date().toISOString();
+      sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
+        .run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
+      return { id, orgId: null, name: meta.name, kind: "public" as const, scopes: [...meta.scopes], redirectUris: [...meta.redirectUris], createdAt };
+    });
   }
 
   client(clientId: string): ClientRecord | undefined {
@@ -182,11 +197,11 @@ export class Credentials {
 
   /** Deleting a client invalidates every token it issued (spec: Revocation); its codes go with it (FK cascade). */
   deleteClient(orgId: string, clientId: string): boolean {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const gone = sql(this.db, "DELETE FROM oauth_clients WHERE id = ? AND org_id = ?").run(clientId, orgId).changes > 0;
       if (gone) sql(this.db, "DELETE FROM tokens WHERE client_id = ?").run(clientId);
       return gone;
-    })();
+    });
   }
 
   /**

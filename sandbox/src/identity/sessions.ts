@@ -1,5 +1,6 @@
-import type { Db } from "../database";
+import { writeTransaction, type Db } from "../database";
 import { newSecret } from "../ids";
+import { instanceId } from "../instance";
 import { digest } from "./hashing";
 import type { User } from "./users";
 import { sql } from "../statements";
@@ -10,21 +11,38 @@ CREATE TABLE IF NOT EXISTS sessions (
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
-);`;
+);
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id, created_at);`;
+
+/** Live sessions per user (decision): more than any person has browsers, and a bound on the table. */
+export const MAX_SESSIONS_PER_USER = 100;
 
 /** Sign-in sessions last a working day (decision); there is no sliding renewal. */
 export const SESSION_TTL_SECONDS = 8 * 3600;
 
 /** Browser sessions of signed-in users; the session ID lives in an HttpOnly cookie and is stored as a digest. */
 export class Sessions {
-  constructor(private readonly db: Db) {}
+  /** The data folder's ID, part of the session cookie's name. */
+  readonly instance: string;
 
-  /** Starts a session; expired ones are dropped on the way, so the table does not grow with every sign-in. */
+  constructor(private readonly db: Db) {
+    this.instance = instanceId(db);
+  }
+
+  /**
+   * Starts a session; expired ones are dropped on the way, and a user keeps at most
+   * `MAX_SESSIONS_PER_USER` (the oldest are signed out), so the table does not grow with every sign-in
+   * — the seeded user's password is public, and anyone may sign in as often as they like.
+   */
   start(user: User): string {
     const id = newSecret("ccsess");
     const now = Date.now();
-    sql(this.db, "DELETE FROM sessions WHERE expires_at <= ?").run(now);
-    sql(this.db, "INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
+    writeTransaction(this.db, () => {
+      sql(this.db, "DELETE FROM sessions WHERE expires_at <= ?").run(now);
+      sql(this.db, "INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
+      sql(this.db, "DELETE FROM sessions WHERE user_id = ? AND hash NOT IN (SELECT hash FROM sessions WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)").run(user.id, user.id, MAX_SESSIONS_PER_USER);
+    });
     return id;
   }
 

@@ -11,9 +11,18 @@ import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";
 /** Authorization codes expire after five minutes unless configured otherwise (RFC 6749 §4.1.2: "10 minutes" at most). */
 export const DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS = 300;
 
-/** Failures before the client is trusted show a page; later ones go back to the client (RFC 6749 §4.1.2.1). */
-function authorizeErrorHandler(ctx: SandboxContext) {
+/**
+ * Failures before the client is trusted show a page; later ones go back to the client (RFC 6749 §4.1.2.1)
+ * — but only for a signed-in user. Registration is open, so anyone can register `https://evil.example/`
+ * and send a signed-out victim an erroneous authorization request: redirecting the error would make this
+ * server an open redirector with a trustworthy-looking origin (RFC 9700 §4.11.2). A signed-out user is
+ * shown the error instead; every client here is a dynamically registered one.
+ */
+function authorizeErrorHandler(ctx: SandboxContext, stores: IdentityStores) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (error instanceof AuthorizationFailure && !signedInUser(stores, request)) {
+      return sendAuthorizationErrorPage(reply, 400, `The authorization request is invalid (${error.failure.code}: ${error.failure.description}). You are not signed in, so you are not sent back to the application.`);
+    }
     if (error instanceof AuthorizationFailure) {
       const target = redirectWith(error.redirectUri, ctx.config.origin, { error: error.failure.code, error_description: error.failure.description, state: error.state });
       return reply.header("cache-control", "no-store").redirect(target, request.method === "POST" ? 303 : 302);
@@ -40,7 +49,7 @@ function authorizeUrl(auth: ValidAuthorization): string {
 
 /** `/oauth/authorize`: GET shows consent (after sign-in), POST records the decision and redirects with a code. */
 export function registerAuthorizeEndpoint(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  const errorHandler = authorizeErrorHandler(ctx);
+  const errorHandler = authorizeErrorHandler(ctx, stores);
   app.get("/oauth/authorize", { errorHandler }, async (request, reply) => {
     const auth = validateAuthorization(ctx, request.query as Record<string, unknown>);
     const user = signedInUser(stores, request);

@@ -27,8 +27,8 @@ export function noStore(reply: FastifyReply): FastifyReply {
  * RFC 6749 §5.2: JSON `{error, error_description}`, 400, or 401 with `WWW-Authenticate` for a client
  * that failed to authenticate (we always send it: the Basic scheme is the one we advertise first).
  */
-export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure): FastifyReply {
-  if (failure.status === 401) reply.header("www-authenticate", `Basic realm="cloudcost", error="${failure.code}"`);
+export function sendOAuthError(reply: FastifyReply, failure: OAuthFailure, status: number = failure.status): FastifyReply {
+  if (status === 401) reply.header("www-authenticate", `Basic realm="cloudcost", error="${failure.code}"`);
   const body: OAuthError = { error: failure.code, error_description: failure.description };
-  return noStore(reply).code(failure.status).type("application/json").send(body);
+  return noStore(reply).code(status).type("application/json").send(body);
 }

@@ -17,7 +17,7 @@ import { registerTokenEndpoint } from "./token-endpoint";
  */
 export async function registerOAuth(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   await app.register(async (scope) => {
-    await registerWebPlugins(scope);
+    await registerWebPlugins(scope, ctx);
     scope.setErrorHandler(oauthErrorHandler);
     const stores = identityStores(ctx.db);
     registerMetadataEndpoint(scope, ctx);

@@ -2,9 +2,16 @@ import { ALL_SCOPES, ClientRegistrationRequest, type ClientRegistrationResponse,
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../context";
 import type { ClientRecord } from "../identity/credentials";
-import { noStore, OAuthFailure } from "./errors";
+import { AttemptLimiter, takeAttempt } from "../identity/attempt-limiter";
+import { noStore, OAuthFailure, sendOAuthError } from "./errors";
 import { MAX_REDIRECT_URIS, redirectUriProblem } from "./redirect-uri";
 import { knownScopes } from "./scope";
+
+/** Open registration is rate limited per client address (decision: 30 per minute)… */
+export const REGISTRATIONS_PER_ADDRESS = 30;
+const REGISTRATION_WINDOW_MS = 60_000;
+/** …and the number of registered clients is bounded, so nobody can grow the database without limit. */
+export const MAX_PUBLIC_CLIENTS = 10_000;
 
 function registrationResponse(client: ClientRecord): ClientRegistrationResponse {
   return {
@@ -43,9 +50,16 @@ function validMetadata(body: unknown): { name: string; redirectUris: string[]; s
  * as registered; confidential clients are created in the portal instead.
  */
 export function registerRegistrationEndpoint(app: FastifyInstance, ctx: SandboxContext): void {
+  const perAddress = new AttemptLimiter(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW_MS);
   app.post("/oauth/register", async (request, reply) => {
+    const wait = takeAttempt([[perAddress, request.ip]]);
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
+      return sendOAuthError(reply, new OAuthFailure("invalid_request", `too many registrations from this address; retry in ${wait} seconds`), 429);
+    }
     if (!/^application\/json\b/i.test(request.headers["content-type"] ?? "")) throw new OAuthFailure("invalid_client_metadata", "the request body must be application/json");
-    const client = ctx.credentials.registerPublicClient(validMetadata(request.body));
+    const client = ctx.credentials.registerPublicClient(validMetadata(request.body), MAX_PUBLIC_CLIENTS);
+    if (!client) throw new OAuthFailure("invalid_client_metadata", `the sandbox already holds ${MAX_PUBLIC_CLIENTS} registered clients; start from a fresh data folder`);
     return noStore(reply).code(201).send(registrationResponse(client));
   });
 }

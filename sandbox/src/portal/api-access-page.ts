@@ -1,7 +1,9 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../context";
+import type { NewClient } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
+import { ServiceError } from "../service-error";
 import { formFields } from "./form-fields";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
@@ -80,7 +82,13 @@ export function registerApiAccessPage(app: FastifyInstance, ctx: SandboxContext,
   app.post(`${PATH}/clients`, guarded, page((view, request, reply) => {
     const input = readCreateForm(ctx, view, formFields(request), "name");
     if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
-    const client = ctx.credentials.createConfidentialClient(view.user.orgId, input.name, input.scopes);
+    let client: NewClient;
+    try {
+      client = ctx.credentials.createConfidentialClient(view.user.orgId, input.name, input.scopes);
+    } catch (error) {
+      if (error instanceof ServiceError) return send(ctx, reply, view, { error: error.message }, error.status);
+      throw error;
+    }
     return send(ctx, reply, view, secretNotice("New OAuth client.", [["Client ID", client.client_id], ["Client secret", client.client_secret]]), 201);
   }));
   app.post(`${PATH}/clients/delete`, guarded, page((view, request, reply) => {

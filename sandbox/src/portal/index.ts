@@ -1,4 +1,3 @@
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../context";
 import { identityStores } from "../identity/identity-stores";
@@ -22,9 +21,7 @@ function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply:
 /** Registers the portal's server-rendered pages under `/portal` in their own encapsulated scope. */
 export async function registerPortal(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
   await app.register(async (scope) => {
-    await registerWebPlugins(scope);
-    // Only for the explicit sign-in limiter (`createRateLimit`); no route is limited globally here.
-    await scope.register(rateLimit, { global: false });
+    await registerWebPlugins(scope, ctx);
     scope.setErrorHandler(portalErrorHandler);
     const stores = identityStores(ctx.db);
     scope.get("/portal", async (_request, reply) => reply.redirect("/portal/groups"));

@@ -5,7 +5,8 @@ import type { IdentityStores } from "../identity/identity-stores";
 import { SESSION_TTL_SECONDS } from "../identity/sessions";
 import type { User } from "../identity/users";
 
-export const SESSION_COOKIE = "cc_session";
+/** `cc_session_<data folder ID>`: named per instance, so two sandboxes on one host keep their own sessions. */
+export const sessionCookieName = (stores: IdentityStores): string => `cc_session_${stores.sessions.instance}`;
 
 /**
  * HttpOnly (no script reads it) and SameSite=Lax: sent on the top-level GET a client's redirect to
@@ -17,17 +18,18 @@ export function sessionCookieOptions(ctx: SandboxContext): CookieSerializeOption
 
 /** The signed-in user of the request's session cookie, if the session is live. */
 export function signedInUser(stores: IdentityStores, request: FastifyRequest): User | undefined {
-  const id = request.cookies[SESSION_COOKIE];
+  const id = request.cookies[sessionCookieName(stores)];
   const userId = id === undefined ? undefined : stores.sessions.userId(id);
   return userId === undefined ? undefined : stores.users.byId(userId);
 }
 
 export function startSession(ctx: SandboxContext, stores: IdentityStores, reply: FastifyReply, user: User): void {
-  reply.setCookie(SESSION_COOKIE, stores.sessions.start(user), sessionCookieOptions(ctx));
+  reply.setCookie(sessionCookieName(stores), stores.sessions.start(user), sessionCookieOptions(ctx));
 }
 
 export function endSession(ctx: SandboxContext, stores: IdentityStores, request: FastifyRequest, reply: FastifyReply): void {
-  const id = request.cookies[SESSION_COOKIE];
+  const name = sessionCookieName(stores);
+  const id = request.cookies[name];
   if (id !== undefined) stores.sessions.end(id);
-  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(ctx));
+  reply.clearCookie(name, sessionCookieOptions(ctx));
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
 import { formFields } from "./form-fields";
 import { html } from "./html";
 import { sendPage } from "./layout";
@@ -8,13 +9,30 @@ import { endSession, signedInUser, startSession } from "./session";
 
 /** Failed sign-ins allowed per client address and e-mail address within the window (decision: 5 per 15 minutes). */
 export const SIGN_IN_FAILURES_ALLOWED = 5;
-const SIGN_IN_WINDOW = "15 minutes";
+/** Failed sign-ins allowed per client address, whatever the e-mail addresses (password spraying). */
+export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 const HOME = "/portal/groups";
+/** Any origin will do: `next` is resolved against it only to tell a same-origin path from anything else. */
+const BASE = new URL("http://sandbox.invalid");
 
-/** Only same-origin paths of the portal or the authorization endpoint: `next` must never become an open redirect. */
-function safeNext(next: unknown): string {
-  return typeof next === "string" && /^\/(portal\/|oauth\/authorize\?)/.test(next) && !next.includes("\\") ? next : HOME;
+/**
+ * `next` after signing in: only a same-origin path of the portal or the authorization endpoint, judged on
+ * the WHATWG-parsed URL (never a string prefix) and sent on in its parsed, percent-encoded form, so no CR,
+ * LF or non-Latin-1 character can reach the `Location` header. Anything else is the default page: `next`
+ * never becomes an open redirect (RFC 9700 §4.11) and never an error.
+ */
+export function safeNext(next: unknown): string {
+  if (typeof next !== "string" || !/^\/[\x21-\x7e]*$/.test(next) || next.startsWith("//") || next.includes("\\")) return HOME;
+  let url: URL;
+  try {
+    url = new URL(next, BASE);
+  } catch {
+    return HOME;
+  }
+  const allowed = url.origin === BASE.origin && (url.pathname.startsWith("/portal/") || (url.pathname === "/oauth/authorize" && url.search !== ""));
+  return allowed ? `${url.pathname}${url.search}` : HOME;
 }
 
 export function signInUrl(next: string): string {
@@ -33,11 +51,8 @@ function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfT
 
 /** Sign-in and sign-out. Failed attempts are rate limited per client address and e-mail (successes are not counted). */
 export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  const failures = app.createRateLimit({
-    max: SIGN_IN_FAILURES_ALLOWED,
-    timeWindow: SIGN_IN_WINDOW,
-    keyGenerator: (request) => `${request.ip}|${String(formFields(request).email ?? "").trim().toLowerCase()}`,
-  });
+  const perAccount = new AttemptLimiter(SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_MS);
+  const perAddress = new AttemptLimiter(SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS);
   app.get("/portal/sign-in", async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
     if (signedInUser(stores, request)) return reply.redirect(next);
@@ -46,17 +61,19 @@ export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores
   app.post("/portal/sign-in", { preHandler: app.csrfProtection }, async (request, reply) => {
     const form = formFields(request);
     const next = safeNext(form.next);
-    // A peek, not a hit: only failures count. `remaining` 0 means the allowance of failures is used up.
-    const limit = await failures(request, { increment: false });
-    if (!limit.isAllowed && limit.remaining === 0) {
-      reply.header("retry-after", String(limit.ttlInSeconds));
+    // Every attempt is counted before the password is checked, in one synchronous step with the limit
+    // check (parallel guesses cannot all slip through); a success gives its attempt back, so only
+    // failures use up the allowance.
+    const email = typeof form.email === "string" ? form.email.trim().toLowerCase() : "";
+    const attempt = [[perAccount, `${request.ip}|${email}`], [perAddress, request.ip]] as const;
+    const wait = takeAttempt(attempt);
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
       return sendSignInPage(reply, 429, next, reply.generateCsrf(), "Too many failed sign-in attempts. Wait a few minutes and try again.");
     }
     const user = typeof form.email === "string" && typeof form.password === "string" ? await stores.users.verify(form.email, form.password) : undefined;
-    if (!user) {
-      await failures(request);
-      return sendSignInPage(reply, 401, next, reply.generateCsrf(), "E-mail address or password is wrong.");
-    }
+    if (!user) return sendSignInPage(reply, 401, next, reply.generateCsrf(), "E-mail address or password is wrong.");
+    giveBackAttempt(attempt);
     startSession(ctx, stores, reply, user);
     return reply.redirect(next, 303);
   });

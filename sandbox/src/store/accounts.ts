@@ -45,9 +45,9 @@ export class Accounts {
   }
 
   page(orgId: string, q: PageQuery): Page<ConnectedAccount> {
-    const after = cursorPosition("accounts", q);
-    const rows = sql(this.db, "SELECT * FROM accounts WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, after, q.limit + 1) as AccountRow[];
-    return toPage("accounts", rows, q.limit, view);
+    const scope = { db: this.db, list: "accounts", orgId };
+    const rows = sql(this.db, "SELECT * FROM accounts WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, cursorPosition(scope, q), q.limit + 1) as AccountRow[];
+    return toPage(scope, rows, q.limit, view);
   }
 
   isConnected(orgId: string, m: Member): boolean {

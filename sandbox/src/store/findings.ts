@@ -59,10 +59,11 @@ export class Findings {
 
   /** Open findings of one kind, oldest first. */
   pageOpen(orgId: string, kind: FindingKind, q: PageQuery): Page<Finding> {
+    const scope = { db: this.db, list: `findings-${kind}`, orgId };
     const rows = sql(this.db, "SELECT * FROM findings WHERE org_id = ? AND kind = ? AND acknowledged_at IS NULL AND seq > ? ORDER BY seq LIMIT ?")
-      .all(orgId, kind, cursorPosition(`findings-${kind}`, q), q.limit + 1) as FindingRow[];
+      .all(orgId, kind, cursorPosition(scope, q), q.limit + 1) as FindingRow[];
     const currency = this.currency(orgId);
-    return toPage(`findings-${kind}`, rows, q.limit, (r) => view(r, currency));
+    return toPage(scope, rows, q.limit, (r) => view(r, currency));
   }
 
   openCount(orgId: string): number {

@@ -62,8 +62,9 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   }
 
   page(orgId: string, q: PageQuery): Page<V> {
-    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(orgId, cursorPosition(this.table, q), q.limit + 1) as Row[];
-    return toPage(this.table, rows, q.limit, (r) => this.view(orgId, stored(r)));
+    const scope = { db: this.db, list: this.table, orgId };
+    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(orgId, cursorPosition(scope, q), q.limit + 1) as Row[];
+    return toPage(scope, rows, q.limit, (r) => this.view(orgId, stored(r)));
   }
 
   require(orgId: string, id: string): V {

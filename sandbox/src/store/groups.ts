@@ -62,8 +62,9 @@ export class Groups {
   }
 
   page(orgId: string, q: PageQuery): Page<CloudGroup> {
-    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, cursorPosition("groups", q), q.limit + 1) as GroupRow[];
-    const page = toPage("groups", rows, q.limit, (r) => r);
+    const scope = { db: this.db, list: "groups", orgId };
+    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, cursorPosition(scope, q), q.limit + 1) as GroupRow[];
+    const page = toPage(scope, rows, q.limit, (r) => r);
     return { items: this.views(page.items), nextCursor: page.nextCursor };
   }
 

@@ -1,6 +1,6 @@
 import type { Page, PageQuery, ScanRun, ScanState } from "@cloudcost/api";
 import { unitHash } from "../costs/hash";
-import type { Db } from "../database";
+import { writeTransaction, type Db } from "../database";
 import { newId } from "../ids";
 import { cursorPosition, toPage } from "../paging";
 import { notFound } from "../service-error";
@@ -81,8 +81,9 @@ export class Scans {
   /** Recent runs, newest first. */
   page(orgId: string, q: PageQuery): Page<ScanRun> {
     this.advance();
-    const rows = sql(this.db, "SELECT * FROM scan_runs WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(orgId, cursorPosition("scans", q, true), q.limit + 1) as RunRow[];
-    return toPage("scans", rows, q.limit, view);
+    const scope = { db: this.db, list: "scans", orgId };
+    const rows = sql(this.db, "SELECT * FROM scan_runs WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(orgId, cursorPosition(scope, q, true), q.limit + 1) as RunRow[];
+    return toPage(scope, rows, q.limit, view);
   }
 
   /**
@@ -93,7 +94,7 @@ export class Scans {
   advance(now: number = Date.now()): void {
     const pending = sql(this.db, "SELECT * FROM scan_runs WHERE state IN ('queued', 'running') ORDER BY seq").all() as RunRow[];
     for (const r of pending) {
-      if (now >= r.created_at + 2 * r.step_ms) this.db.transaction(() => this.finishIfPending(r)).immediate();
+      if (now >= r.created_at + 2 * r.step_ms) writeTransaction(this.db, () => this.finishIfPending(r));
       else if (r.state === "queued" && now >= r.created_at + r.step_ms) sql(this.db, "UPDATE scan_runs SET state = 'running', started_at = ? WHERE seq = ? AND state = 'queued'").run(r.created_at + r.step_ms, r.seq);
     }
   }

@@ -941,7 +941,7 @@ export interface components {
             recipients: string[];
             /**
              * Format: uri
-             * @description an absolute https URL; plain http only for localhost and 127.0.0.1
+             * @description an absolute https URL; plain http only to a loopback host (localhost, 127.0.0.1 or [::1]), judged by the parsed host
              */
             webhookUrl: string | null;
             enabled: boolean;

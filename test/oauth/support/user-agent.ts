@@ -30,6 +30,21 @@ export class UserAgent {
     return this.cookies.has(name);
   }
 
+  /** The name of the cookie this agent holds whose name starts with `prefix` (cookie names carry the sandbox's instance ID). */
+  cookieNamed(prefix: string): string | undefined {
+    return [...this.cookies.keys(), ...this.setCookieHeaders.keys()].find((n) => n.startsWith(prefix));
+  }
+
+  /** The last `Set-Cookie` header of the cookie whose name starts with `prefix`. */
+  setCookieStartingWith(prefix: string): string | undefined {
+    return [...this.setCookieHeaders].find(([n]) => n.startsWith(prefix))?.[1];
+  }
+
+  /** Whether the agent holds a cookie whose name starts with `prefix`. */
+  hasCookieStartingWith(prefix: string): boolean {
+    return [...this.cookies.keys()].some((n) => n.startsWith(prefix));
+  }
+
   async get(pathOrUrl: string): Promise<Response> {
     const response = await fetch(new URL(pathOrUrl, this.origin), { redirect: "manual", headers: this.cookieHeader() });
     this.remember(response);
