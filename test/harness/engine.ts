@@ -168,7 +168,7 @@ export class Engine {
   readonly stack: string;
   private readonly hosts = new Map<string, Promise<{ host: ProviderHost; acceptSecrets: boolean }>>();
   private config: Json;
-  private run: { preview: boolean; replaceTargets: Set<string>; registered: Set<string>; steps: StepRecord[]; diagnostics: Diagnostic[]; pendingDeletes: StoredResource[] } | undefined;
+  private run: { preview: boolean; replaceTargets: Set<string>; registered: Set<string>; news: Map<string, StoredResource>; steps: StepRecord[]; diagnostics: Diagnostic[]; pendingDeletes: StoredResource[] } | undefined;
 
   private readonly opts: EngineOptions;
 
@@ -235,7 +235,7 @@ export class Engine {
 
   /** Starts an update: registrations follow through {@link register}, then {@link finish}. */
   begin(opts: { preview?: boolean; replaceTargets?: string[] } = {}): void {
-    this.run = { preview: opts.preview ?? false, replaceTargets: new Set(opts.replaceTargets ?? []), registered: new Set(), steps: [], diagnostics: [], pendingDeletes: [] };
+    this.run = { preview: opts.preview ?? false, replaceTargets: new Set(opts.replaceTargets ?? []), registered: new Set(), news: new Map(), steps: [], diagnostics: [], pendingDeletes: [] };
   }
 
   /**
@@ -331,8 +331,9 @@ export class Engine {
         run.steps.push({ op: "delete", urn: r.urn });
       }
       if (this.opts.policyPack) {
-        // AnalyzeStack sees each resource's final OUTPUTS (step_generator.go AnalyzeResources).
-        const resources = [...this.state.values()].filter((r) => run.registered.has(r.urn));
+        // AnalyzeStack sees each resource's final OUTPUTS (step_generator.go AnalyzeResources, over `news`;
+        // in a preview a create's outputs are its checked inputs).
+        const resources = [...run.news.values()];
         const result = await this.opts.policyPack.analyzeStack(
           resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, properties: withoutInternal(r.outputs), dependencies: r.dependencies, propertyDependencies: r.propertyDependencies })),
         );
@@ -379,7 +380,9 @@ export class Engine {
   }
 
   private store(r: StoredResource, via: "create"): StoredResource {
-    if (!this.current().preview) this.state.set(r.urn, r);
+    const run = this.current();
+    run.news.set(r.urn, r);
+    if (!run.preview) this.state.set(r.urn, r);
     this.resources.push({ type: r.type, name: r.name, urn: r.urn, id: r.id, inputs: r.inputs, state: r.outputs, via });
     return r;
   }

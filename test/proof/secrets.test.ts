@@ -73,7 +73,10 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
       const read = await oauthHost.read(r.urn, r.id, r.state, r.inputs);
       const { webhookUrl: _alsoSecret, ...readOutputs } = read.properties;
       seen(`read outputs of ${r.name}`, JSON.stringify(readOutputs));
-      seen(`read inputs of ${r.name}`, JSON.stringify(read.inputs));
+      // Read gives the secret webhook back as an input too; the engine marks it secret because the stored
+      // input was (provider_plugin.go Read, annotateSecrets; test/provider/engine-rules.test.ts proves it).
+      const { webhookUrl: _secretInput, ...readInputs } = read.inputs ?? {};
+      seen(`read inputs of ${r.name}`, JSON.stringify(readInputs));
     }
     const providers = await providerTexts();
     for (const [kind, text] of Object.entries(providers)) seen(`__provider of ${kind}`, text);
