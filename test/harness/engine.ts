@@ -30,6 +30,8 @@ export interface ResourceOptions {
   ignoreChanges?: string[];
   /** Unset: the provider's Diff decides (step_generator.go continueStepsFromDiff). */
   deleteBeforeReplace?: boolean;
+  /** Output keys the engine marks secret after each step (step_executor.go continueExecuteStep). */
+  additionalSecretOutputs?: string[];
 }
 
 /** What a program registers: inputs in wire form (secrets wrapped, `__provider` included). */
@@ -358,9 +360,14 @@ export class Engine {
     const remediated = await pack.remediate({ type: goal.type, name: goal.name, urn, properties: inputs });
     for (const r of remediated.remediations) if (r.properties) inputs = r.properties;
     const analyzed: AnalyzeResult = await pack.analyze({ type: goal.type, name: goal.name, urn, properties: withoutInternal(inputs) });
-    this.current().diagnostics.push(...analyzed.diagnostics);
-    const mandatory = analyzed.diagnostics.filter((d) => d.enforcementLevel === "mandatory");
-    if (mandatory.length) throw new PolicyViolation(mandatory);
+    // Analyze answers without a URN; the engine attributes each diagnostic to the resource it analyzed.
+    const diagnostics = analyzed.diagnostics.map((d) => ({ ...d, urn }));
+    const run = this.current();
+    run.diagnostics.push(...diagnostics);
+    // A mandatory violation makes the resource invalid, except in a preview, which goes on to show
+    // everything (step_generator.go analyzeAll / analyzeResource: "and we are not in dry-run mode").
+    const mandatory = diagnostics.filter((d) => d.enforcementLevel === "mandatory");
+    if (mandatory.length && !run.preview) throw new PolicyViolation(mandatory);
     return inputs;
   }
 
@@ -379,8 +386,11 @@ export class Engine {
     await host.delete(r.urn, r.id, send(r.outputs));
   }
 
-  private store(r: StoredResource, via: "create"): StoredResource {
+  private store(stepped: StoredResource, via: "create"): StoredResource {
     const run = this.current();
+    const secretKeys = stepped.options.additionalSecretOutputs ?? [];
+    const outputs = Object.fromEntries(Object.entries(stepped.outputs).map(([k, v]) => [k, secretKeys.includes(k) && !isSecret(v) ? wrap(v) : v]));
+    const r = { ...stepped, outputs };
     run.news.set(r.urn, r);
     if (!run.preview) this.state.set(r.urn, r);
     this.resources.push({ type: r.type, name: r.name, urn: r.urn, id: r.id, inputs: r.inputs, state: r.outputs, via });
@@ -433,6 +443,7 @@ export class Engine {
     await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, this.project, this.stack, preview);
     this.attach();
     this.begin(opts);
+    const run = this.run;
     let failure: unknown;
     const failed = new Promise<never>((_, reject) => (this.onError = reject));
     failed.catch((e: unknown) => (failure = e));
@@ -443,12 +454,25 @@ export class Engine {
       if (failure) throw failure;
       return { ...(await this.finish()), exports };
     } catch (e) {
-      this.run = undefined;
+      if (this.run === run) this.run = undefined;
       throw e;
+    } finally {
+      this.onError = undefined;
     }
   }
 
-  private onError: (e: unknown) => void = () => undefined;
+  /**
+   * A long-lived update for tests that declare resources one by one (startDeployment): the mocks are set,
+   * every registration goes through {@link register}, and a failed step is answered to the SDK as an error.
+   */
+  async open(): Promise<void> {
+    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, this.project, this.stack, false);
+    this.onError = undefined;
+    this.attach();
+    this.begin();
+  }
+
+  private onError: ((e: unknown) => void) | undefined;
   private inFlight = new Set<Promise<unknown>>();
 
   private async idle(): Promise<void> {
@@ -465,9 +489,9 @@ export class Engine {
   private track<R>(work: Promise<StoredResource | undefined>, cb: (err: Error | null, res?: R) => void, respond: (s: StoredResource) => R): void {
     const p = work.then(
       (s) => cb(null, s ? respond(s) : undefined),
-      // The engine ends the program on a failed step; answering the SDK would only surface the error a
-      // second time as an unhandled rejection in the program, so the update fails through runProgram alone.
-      (e: unknown) => this.onError(e),
+      // Under runProgram the engine ends the program on a failed step (answering the SDK would only surface
+      // the error a second time, as an unhandled rejection); a long-lived update answers it to the SDK.
+      (e: unknown) => (this.onError ? this.onError(e) : cb(e instanceof Error ? e : new Error(String(e)))),
     );
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
@@ -482,7 +506,7 @@ export class Engine {
     }
     const propertyDependencies: Record<string, string[]> = {};
     req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
-    const options: ResourceOptions = { ignoreChanges: req.getIgnorechangesList() };
+    const options: ResourceOptions = { ignoreChanges: req.getIgnorechangesList(), additionalSecretOutputs: req.getAdditionalsecretoutputsList() };
     if (req.getDeletebeforereplacedefined()) options.deleteBeforeReplace = req.getDeletebeforereplace();
     return this.register({ type: req.getType(), name: req.getName(), inputs, options, propertyDependencies, dependencies: req.getDependenciesList() });
   }
