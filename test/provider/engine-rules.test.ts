@@ -174,6 +174,24 @@ describe("item 8: replacing a group whose name is unique on the service", () => 
   });
 });
 
+describe("engine rules the provider relies on", () => {
+  it("refresh and destroy use the provider config stored in state, not the program's current config", async () => {
+    const e = stack();
+    await e.runProgram(() => [new CloudGroup("stored-config", { name: "Stored config" })]);
+    const id = only(e, "stored-config").id;
+    e.setConfig({ "cloudcost:apiUrl": "http://127.0.0.1:9/api/v1", "cloudcost:apiToken": secret(otherToken) });
+    expect(await e.refresh()).toEqual([expect.objectContaining({ gone: false, inputsChanged: false })]);
+    await e.destroy();
+    await expect(api.getGroup(id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("the dynamic provider host does not accept secrets, so the engine strips them before every call", async () => {
+    const e = stack();
+    const { acceptSecrets } = await e.hostFor({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) });
+    expect(acceptSecrets).toBe(false);
+  });
+});
+
 function stripProvider(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith("__")));
 }
