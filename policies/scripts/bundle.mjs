@@ -6,15 +6,18 @@
 // are bundled here; @pulumi/policy and @pulumi/pulumi stay real dependencies (the pack process and the
 // policy SDK must share one @pulumi/pulumi). Run by `npm run build` and by `npm pack` (prepack).
 import { build } from "esbuild";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(dirname(fileURLToPath(import.meta.url)));
 
+// Written aside and renamed into place: a pack process starting meanwhile never loads half a file.
+const outfile = join(here, "dist", "pack.js");
+const partial = `${outfile}.${process.pid}.tmp`;
 await build({
   entryPoints: [join(here, "src", "index.ts")],
-  outfile: join(here, "dist", "pack.js"),
+  outfile: partial,
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -23,8 +26,10 @@ await build({
   // `@cloudcost/pulumi/runtime` is only `require`d inside a dynamic provider's methods, which a policy
   // pack never calls; bundling it would pull the whole provider runtime in for nothing.
   external: ["@pulumi/pulumi", "@pulumi/pulumi/*", "@pulumi/policy", "@cloudcost/pulumi/runtime"],
-  legalComments: "linked",
+  // The licence notices of the bundled packages travel inside the one file that ships.
+  legalComments: "eof",
   logLevel: "warning",
 });
+renameSync(partial, outfile);
 // The pack's entry point exports nothing; the declaration says so for tools that look for one.
 writeFileSync(join(here, "dist", "pack.d.ts"), "export {};\n");
