@@ -80,6 +80,11 @@ describe("item 3: stack policies judge outputs as they judge checked inputs", ()
       const g = new CloudGroup("disabled", { name: "Disabled cover", awsAccountIds: [aws[0]!] });
       return [g, new BudgetAlert("disabled-budget", { name: "Off", amount: 100, groupId: g.id, enabled: false, ...GOOD })];
     }],
+    ["two groups sharing an account (mixed case, duplicates)", true, () => {
+      const g1 = new CloudGroup("shared-1", { name: "Shared 1", awsAccountIds: [aws[2]!, aws[2]!] });
+      const g2 = new CloudGroup("shared-2", { name: "Shared 2", awsAccountIds: [aws[2]!] });
+      return [g1, g2, ...[g1, g2].map((g, i) => new BudgetAlert(`shared-budget-${i}`, { name: `Shared budget ${i}`, amount: 100, groupId: g.id, ...GOOD }))];
+    }],
     ["budgets over the total cap", true, () => [
       new BudgetAlert("big-1", { name: "Big 1", amount: 90_000, ...GOOD }),
       new BudgetAlert("big-2", { name: "Big 2", amount: 95_000, ...GOOD }),
