@@ -4,10 +4,11 @@
  * (per URN: id, inputs, outputs, the provider config it was deployed with) and drives the REAL
  * dynamic-provider host (provider-host.ts) and, when given, the REAL policy pack (policy-pack.ts):
  *
- *   const engine = new Engine({ config: { "cloudcost:apiUrl": url, "cloudcost:apiToken": secret(token) } });
- *   await engine.up([goal("BudgetAlert", "a", inputs, { ignoreChanges: ["webhookUrl"] })]);
+ *   const engine = new Engine({ config: { "cloudcost:apiUrl": url, "cloudcost:apiToken": secret(token) }, policyPack });
+ *   const program = () => [new BudgetAlert("a", { name: "A", amount: 1 }, { ignoreChanges: ["webhookUrl"] })];
+ *   await engine.runProgram(program);             // `pulumi up`: Check, Remediate, Analyze, Create, AnalyzeStack
  *   await engine.refresh();                       // Read of every resource, state replaced
- *   await engine.up([...]);                       // ignoreChanges, Check, Diff, Same/Update/Replace
+ *   await engine.runProgram(program);             // ignoreChanges, Check, Diff, Same/Update/Replace
  *   await engine.destroy();                       // Delete with the config stored in state
  *   await engine.stop();
  *
@@ -222,18 +223,6 @@ export class Engine {
   }
 
   // ---- up ----
-
-  /** `pulumi up` (or `preview`) of a program given as its registrations, in order. */
-  async up(goals: Goal[], opts: { preview?: boolean; replaceTargets?: string[] } = {}): Promise<UpResult> {
-    this.begin(opts);
-    try {
-      for (const g of goals) await this.register(g);
-    } catch (e) {
-      this.run = undefined;
-      throw e;
-    }
-    return this.finish();
-  }
 
   /** Starts an update: registrations follow through {@link register}, then {@link finish}. */
   begin(opts: { preview?: boolean; replaceTargets?: string[] } = {}): void {
@@ -552,9 +541,4 @@ async function settled(value: unknown, seen = new Set<unknown>()): Promise<void>
     return;
   }
   for (const v of Object.values(value)) await settled(v, seen);
-}
-
-/** A registration as a test writes it: inputs in wire form, `__provider` added by the caller. */
-export function goal(type: string, name: string, inputs: Json, options?: ResourceOptions): Goal {
-  return { type, name, inputs, ...(options ? { options } : {}) };
 }
