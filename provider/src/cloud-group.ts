@@ -43,7 +43,10 @@ export class CloudGroup extends pulumi.dynamic.Resource {
       createdAt: undefined,
       updatedAt: undefined,
     };
-    super(provider, name, props, opts, "cloudcost", "CloudGroup");
+    // The name is unique in the organization, so a replacement deletes the old group first. For
+    // `--target-replace` the engine never calls Diff (pulumi step_generator.go `diff`: a targeted replace
+    // returns a replace blaming "id"), so only this resource option can ask for it; set it to false to opt out.
+    super(provider, name, props, { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true }, "cloudcost", "CloudGroup");
   }
 
   /** Read-only lookup of an existing group by id: its outputs are live, and Pulumi never changes or deletes it. */

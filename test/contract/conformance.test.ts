@@ -191,6 +191,7 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: "POST", path: `/${kind}/${first.id}/acknowledge`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `/${kind}?cursor=${"c".repeat(201)}`, token, intent: "invalid" })).status).toBe(400);
     }
+    expect((await log.send({ method: "GET", path: "/organization", token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/accounts", token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/accounts?limit=x", token, intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "GET", path: "/filters", token })).status).toBe(200);

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { runProgram } from "../../scripts/demo/program";
-import { declareResources, type DeclaredResource, type Diagnostic, type RunningPolicyPack } from "../harness/policy-pack";
+import { Engine } from "../harness/engine";
+import { DECLARE_PROJECT, DECLARE_STACK, type Diagnostic, type RunningPolicyPack } from "../harness/policy-pack";
 
 export const EXAMPLES = join(__dirname, "..", "..", "examples");
 
@@ -20,13 +21,17 @@ export function runExample(example: string, config: Record<string, string> = {})
 }
 
 /**
- * What `pulumi preview --policy-pack` reports for an example: its cloudcost resources declared as in a
- * preview, each analyzed (Analyze), then the stack (AnalyzeStack). Every diagnostic carries its
- * resource's URN (Analyze answers without one).
+ * What `pulumi preview --policy-pack` reports for an example, through the engine rules (engine.ts): each
+ * resource Checked by the real provider host, Remediated and Analyzed, then AnalyzeStack over the
+ * preview's outputs (the checked inputs of what is not created yet). The API is never called in a preview.
  */
-export async function previewDiagnostics(pack: RunningPolicyPack, example: string, config: Record<string, string> = {}): Promise<{ resources: DeclaredResource[]; diagnostics: Diagnostic[] }> {
-  const declared = await declareResources(async () => (await runExample(example, config), []), { preview: true });
-  const resources = declared.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cloudcost:"));
-  const perResource = await Promise.all(resources.map(async (r) => (await pack.analyze(r)).diagnostics.map((d) => ({ ...d, urn: r.urn }))));
-  return { resources, diagnostics: [...perResource.flat(), ...(await pack.analyzeStack(resources)).diagnostics] };
+export async function previewDiagnostics(pack: RunningPolicyPack, example: string, config: Record<string, string> = {}): Promise<{ resources: string[]; diagnostics: Diagnostic[] }> {
+  const engine = new Engine({ config: { "cloudcost:apiUrl": "http://127.0.0.1:9/api/v1" }, policyPack: pack, project: DECLARE_PROJECT, stack: DECLARE_STACK });
+  try {
+    const result = await engine.runProgram(() => runExample(example, config), { preview: true });
+    const resources = result.steps.filter((s) => s.urn.includes("::pulumi-nodejs:dynamic/cloudcost:")).map((s) => s.urn);
+    return { resources, diagnostics: result.diagnostics };
+  } finally {
+    await engine.stop();
+  }
 }

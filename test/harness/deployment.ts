@@ -1,19 +1,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { ForwardingMocks, outputValue } from "./mock-engine";
-import { startConfiguredHost, type ProviderHost } from "./provider-host";
+import { Engine } from "./engine";
+import { outputValue } from "./mock-engine";
+import { secret, type ProviderHost } from "./provider-host";
 import { startSandbox, type RunningSandbox } from "./sandbox";
 
 /**
- * A sandbox, the real dynamic-provider host configured for it, and mocks forwarding a program to that host
- * (the examples' and the provider's program tests; `CLOUDCOST_*` point the program's cost functions at it).
+ * A sandbox and an update of the engine stand-in (engine.ts) open for a program's registrations, which go
+ * through the engine rules to the real dynamic-provider host configured for the sandbox (the examples'
+ * and the provider's program tests; `CLOUDCOST_*` point the program's cost functions at it).
  */
 export interface Deployment {
   sandbox: RunningSandbox;
   /** The API token the host and the program use (tests search for it where it must not appear). */
   token: string;
   host: ProviderHost;
-  engine: ForwardingMocks;
+  engine: Engine;
   /** Reads the sandbox the way a user would check it: through the API. */
   api: CloudCostClient;
   stop(): Promise<void>;
@@ -23,9 +25,12 @@ export async function startDeployment(): Promise<Deployment> {
   const sandbox = await startSandbox();
   let token: string;
   let host: ProviderHost;
+  let engine: Engine;
   try {
     token = await sandbox.token("read,write");
-    host = await startConfiguredHost(sandbox.baseUrl, token);
+    const config = { "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) };
+    engine = new Engine({ config });
+    host = (await engine.hostFor(config)).host;
   } catch (err) {
     // A test's afterAll never sees a half-started deployment: stop the sandbox here.
     await sandbox.dispose();
@@ -35,8 +40,7 @@ export async function startDeployment(): Promise<Deployment> {
   const saved = { url: process.env.CLOUDCOST_API_URL, token: process.env.CLOUDCOST_API_TOKEN };
   process.env.CLOUDCOST_API_URL = sandbox.baseUrl;
   process.env.CLOUDCOST_API_TOKEN = token;
-  const engine = new ForwardingMocks(host);
-  pulumi.runtime.setMocks(engine, engine.project, engine.stack, false);
+  await engine.open();
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   return {
     sandbox,
@@ -49,7 +53,7 @@ export async function startDeployment(): Promise<Deployment> {
       process.env.CLOUDCOST_API_TOKEN = saved.token;
       if (saved.url === undefined) delete process.env.CLOUDCOST_API_URL;
       if (saved.token === undefined) delete process.env.CLOUDCOST_API_TOKEN;
-      await host.stop();
+      await engine.stop();
       await sandbox.dispose();
       await closeAllPools();
     },

@@ -18,8 +18,9 @@
  *   `properties` leaves out `__`-prefixed keys as the engine does, so a declared resource can be passed
  *   straight to `analyze`/`remediate`/`analyzeStack`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { dirname } from "node:path";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as pulumi from "@pulumi/pulumi";
 import * as analyzerRpc from "@pulumi/pulumi/proto/analyzer_grpc_pb";
@@ -34,7 +35,21 @@ import { readyLine, stopChild } from "./child-process";
 
 /** The pack folder (`policies/`), found as the workspace package so the compiled benchmark finds it too. */
 export const POLICY_PACK_DIR = dirname(require.resolve("@cloudcost/policies/package.json"));
-const RUN_POLICY_PACK = require.resolve("@pulumi/pulumi/cmd/run-policy-pack");
+
+/**
+ * The pack runs its bundle (`dist/pack.js`, what `npm pack` ships). `tsc -b` alone does not write it, so a
+ * bundle older than the pack's sources or the compiled workspace packages is made again before a start.
+ */
+function ensureBundle(): void {
+  const bundle = join(POLICY_PACK_DIR, "dist", "pack.js");
+  const newest = (dir: string): number => {
+    if (!existsSync(dir)) return 0;
+    return Math.max(0, ...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+  };
+  const sources = Math.max(newest(join(POLICY_PACK_DIR, "src")), newest(join(POLICY_PACK_DIR, "..", "api", "dist")), newest(join(POLICY_PACK_DIR, "..", "provider", "dist")));
+  if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
+  execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: 60_000 });
+}
 
 export type EnforcementLevel = "advisory" | "mandatory" | "remediate" | "disabled";
 const LEVELS: Record<EnforcementLevel, analyzer.EnforcementLevel> = {
@@ -120,10 +135,16 @@ function call<Req, Res>(fn: Unary<Req, Res>, req: Req): Promise<Res> {
   return new Promise((resolve, reject) => fn(req, (err, res) => (err ? reject(err) : resolve(res))));
 }
 
-/** Starts the pack as the CLI does and connects once it prints its port. */
-export async function startPolicyPack(opts: { env?: Record<string, string> } = {}): Promise<RunningPolicyPack> {
-  const child = spawn(process.execPath, [RUN_POLICY_PACK, "127.0.0.1:0", "."], {
-    cwd: POLICY_PACK_DIR,
+/**
+ * Starts the pack as the CLI does and connects once it prints its port. `dir`: a pack folder installed
+ * elsewhere (its own `node_modules/@pulumi/pulumi` then runs it); default the workspace's `policies/`.
+ */
+export async function startPolicyPack(opts: { env?: Record<string, string>; dir?: string } = {}): Promise<RunningPolicyPack> {
+  if (!opts.dir) ensureBundle();
+  const dir = opts.dir ?? POLICY_PACK_DIR;
+  const runner = require.resolve("@pulumi/pulumi/cmd/run-policy-pack", { paths: [dir] });
+  const child = spawn(process.execPath, [runner, "127.0.0.1:0", "."], {
+    cwd: dir,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -68,11 +68,14 @@ export interface CheckOutcome {
 export interface DiffOutcome {
   changes: "unknown" | "none" | "some";
   replaces: string[];
+  deleteBeforeReplace: boolean;
 }
 export interface ReadOutcome {
   /** "" when the object no longer exists. */
   id: string;
   properties: Json;
+  /** The response carried no properties at all: the engine's only "does not exist" for a read step. */
+  outputsMissing: boolean;
   inputs: Json | undefined;
 }
 
@@ -83,12 +86,13 @@ export interface ProviderHost {
   /** Everything the host wrote to stderr so far (it logs failed calls there). */
   stderr(): string;
   /** Stack config with namespaced keys (`cloudcost:apiUrl`); wrap secret values with {@link secret}. */
-  configure(config: Json): Promise<void>;
+  configure(config: Json): Promise<boolean>;
   check(urn: string, olds: Json, news: Json): Promise<CheckOutcome>;
-  diff(urn: string, id: string, olds: Json, news: Json): Promise<DiffOutcome>;
+  /** `olds` are the old OUTPUTS (the host hands them to `diff`); `oldInputs` go in their own field. */
+  diff(urn: string, id: string, olds: Json, news: Json, oldInputs?: Json): Promise<DiffOutcome>;
   create(urn: string, properties: Json): Promise<{ id: string; properties: Json }>;
   read(urn: string, id: string, properties: Json, inputs?: Json): Promise<ReadOutcome>;
-  update(urn: string, id: string, olds: Json, news: Json): Promise<Json>;
+  update(urn: string, id: string, olds: Json, news: Json, oldInputs?: Json): Promise<Json>;
   delete(urn: string, id: string, properties: Json): Promise<void>;
   /** SIGTERM and wait. */
   stop(): Promise<void>;
@@ -136,7 +140,8 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       const req = new provproto.ConfigureRequest();
       req.setArgs(struct(config));
       req.setAcceptsecrets(true);
-      await call(client, client.configure, req);
+      // Whether the provider takes secrets: the engine strips them from every later request when it does not.
+      return (await call(client, client.configure, req)).getAcceptsecrets();
     },
     async check(u, olds, news) {
       const req = new provproto.CheckRequest();
@@ -146,14 +151,15 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       const res = await call(client, client.check, req);
       return { inputs: plain(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
     },
-    async diff(u, id, olds, news) {
+    async diff(u, id, olds, news, oldInputs) {
       const req = new provproto.DiffRequest();
       req.setUrn(u);
       req.setId(id);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      if (oldInputs) req.setOldInputs(struct(oldInputs));
       const res = await call(client, client.diff, req);
-      return { changes: CHANGES[res.getChanges()]!, replaces: res.getReplacesList() };
+      return { changes: CHANGES[res.getChanges()]!, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
     },
     async create(u, properties) {
       const req = new provproto.CreateRequest();
@@ -169,14 +175,15 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       req.setProperties(struct(properties));
       if (inputs) req.setInputs(struct(inputs));
       const res = await call(client, client.read, req);
-      return { id: res.getId(), properties: plain(res.getProperties()), inputs: res.getInputs() ? plain(res.getInputs()) : undefined };
+      return { id: res.getId(), properties: plain(res.getProperties()), outputsMissing: res.getProperties() === undefined, inputs: res.getInputs() ? plain(res.getInputs()) : undefined };
     },
-    async update(u, id, olds, news) {
+    async update(u, id, olds, news, oldInputs) {
       const req = new provproto.UpdateRequest();
       req.setUrn(u);
       req.setId(id);
       req.setOlds(struct(olds));
       req.setNews(struct(news));
+      if (oldInputs) req.setOldInputs(struct(oldInputs));
       const res = await call(client, client.update, req);
       return plain(res.getProperties());
     },

@@ -1,15 +1,14 @@
-import * as pulumi from "@pulumi/pulumi";
 import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/pulumi";
-import { ForwardingMocks, outputValue } from "../harness/mock-engine";
+import { Engine, stripSecrets } from "../harness/engine";
+import { outputValue } from "../harness/mock-engine";
 import { providerTexts, secret, startProviderHost, ProviderHost, urn } from "../harness/provider-host";
 import { startSandbox, RunningSandbox } from "../harness/sandbox";
 import { CountingProxy, startCountingProxy } from "./support/counting-proxy";
 import { send } from "./support/http";
 import { revokeToken, UNLIMITED } from "./support/orgs";
-import { recordRegistrations, Registration } from "./support/registrations";
 
 /** Anything shaped like one of the sandbox's credentials (API token, access/refresh token, client secret). */
 const CREDENTIAL_SHAPE = /\bcc(pat|at|rt|s)_[A-Za-z0-9_-]{20,}/;
@@ -26,8 +25,7 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
   const hosts: ProviderHost[] = [];
   const sandboxLog: string[] = [];
   const surfaces: { where: string; text: string }[] = [];
-  let registrations: Registration[];
-  let restoreSpy: () => void;
+  let engine: Engine;
   const secrets: Record<string, string> = {};
   const webhookSecret = `whsec${randomUUID().replace(/-/g, "")}`;
   const webhookUrl = `https://hooks.example.com/services/${webhookSecret}`;
@@ -57,11 +55,12 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
     secrets.webhookUrl = webhookUrl;
     secrets.webhookSecret = webhookSecret;
 
-    // A program with all three resources, through the real host, authenticated with client credentials.
-    const oauthHost = await host({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
-    const engine = new ForwardingMocks(oauthHost);
-    ({ registrations, restore: restoreSpy } = recordRegistrations());
-    pulumi.runtime.setMocks(engine, engine.project, engine.stack, false);
+    // A program with all three resources, through the engine rules and the real host, authenticated with client credentials.
+    const oauthConfig = { "cloudcost:apiUrl": `${proxy.origin}/api/v1`, "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) };
+    engine = new Engine({ config: oauthConfig });
+    const oauthHost = (await engine.hostFor(oauthConfig)).host;
+    hosts.push(oauthHost);
+    await engine.open();
     const group = new CloudGroup("g", { name: `Secrets ${randomUUID().slice(0, 6)}`, awsAccountIds: ["111122223333"] });
     const alert = new BudgetAlert("a", { name: "Secret hook", amount: 100, groupId: group.id, webhookUrl });
     const report = new ScheduledReport("r", { name: "Weekly", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "friday", time: "17:00", timezone: "UTC" }, recipients: ["x@example.com"] });
@@ -70,10 +69,13 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
       seen(`__provider of ${r.name}`, String(r.inputs.__provider));
       const { webhookUrl: _declaredSecret, ...outputs } = r.state;
       seen(`outputs of ${r.name} (except the secret webhookUrl)`, JSON.stringify(outputs));
-      const read = await oauthHost.read(r.urn, r.id, r.state, r.inputs);
+      const read = await oauthHost.read(r.urn, r.id, stripSecrets(r.state) as Record<string, unknown>, stripSecrets(r.inputs) as Record<string, unknown>);
       const { webhookUrl: _alsoSecret, ...readOutputs } = read.properties;
       seen(`read outputs of ${r.name}`, JSON.stringify(readOutputs));
-      seen(`read inputs of ${r.name}`, JSON.stringify(read.inputs));
+      // Read gives the secret webhook back as an input too; the engine marks it secret because the stored
+      // input was (provider_plugin.go Read, annotateSecrets; test/provider/engine-rules.test.ts proves it).
+      const { webhookUrl: _secretInput, ...readInputs } = read.inputs ?? {};
+      seen(`read inputs of ${r.name}`, JSON.stringify(readInputs));
     }
     const providers = await providerTexts();
     for (const [kind, text] of Object.entries(providers)) seen(`__provider of ${kind}`, text);
@@ -110,7 +112,6 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
   }, 120_000);
 
   afterAll(async () => {
-    restoreSpy?.();
     await Promise.all(hosts.map((h) => h.stop()));
     await proxy?.close();
     await sb?.dispose();
@@ -127,10 +128,11 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
     expect(leaks).toEqual([]);
   });
 
-  test("the webhook URL is registered as a secret input and a secret output", () => {
-    const alert = registrations.find((r) => r.type === "pulumi-nodejs:dynamic/cloudcost:BudgetAlert");
-    expect(alert?.additionalSecretOutputs).toContain("webhookUrl");
-    expect(alert?.object.webhookUrl).toMatchObject({ [SECRET_SIGNATURE]: expect.any(String) });
+  test("the webhook URL is stored as a secret input and a secret output", () => {
+    const alert = [...engine.state.values()].find((r) => r.type === "pulumi-nodejs:dynamic/cloudcost:BudgetAlert");
+    expect(alert?.options.additionalSecretOutputs).toContain("webhookUrl");
+    expect(alert?.inputs.webhookUrl).toMatchObject({ [SECRET_SIGNATURE]: expect.any(String) });
+    expect(alert?.outputs.webhookUrl).toMatchObject({ [SECRET_SIGNATURE]: expect.any(String) });
   });
 
   test("the sandbox stores credentials only as digests", () => {

@@ -1,13 +1,14 @@
 import type { CloudCostClient } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, getAccounts, getCostSummary, lastQuarter } from "@cloudcost/pulumi";
 import { startDeployment, type Deployment } from "../harness/deployment";
-import { outputValue, type ForwardingMocks } from "../harness/mock-engine";
+import type { Engine } from "../harness/engine";
+import { outputValue } from "../harness/mock-engine";
 import type { RunningSandbox } from "../harness/sandbox";
 
 let deployment: Deployment;
 let sandbox: RunningSandbox;
 let token: string;
-let engine: ForwardingMocks;
+let engine: Engine;
 let api: CloudCostClient;
 
 beforeAll(async () => {

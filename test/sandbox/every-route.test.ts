@@ -34,6 +34,7 @@ describe("every route of the contract table", () => {
     acknowledgeWaste: async () => ({ path: `/waste/${await firstFinding("waste")}/acknowledge` }),
     listRecommendations: async () => ({ path: "/recommendations" }),
     acknowledgeRecommendations: async () => ({ path: `/recommendations/${await firstFinding("recommendations")}/acknowledge` }),
+    getOrganization: async () => ({ path: "/organization" }),
     listAccounts: async () => ({ path: "/accounts" }),
     getFilters: async () => ({ path: "/filters" }),
     listGroups: async () => ({ path: "/groups" }),

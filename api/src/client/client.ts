@@ -1,5 +1,5 @@
-import type { ConnectedAccount, Member } from "../contract/account";
-import { ConnectedAccountPage } from "../contract/account";
+import type { ConnectedAccount, Member, Organization as OrganizationT } from "../contract/account";
+import { ConnectedAccountPage, Organization } from "../contract/account";
 import type { AlertInput } from "../contract/budget-alert";
 import { BudgetAlert, BudgetAlertPage } from "../contract/budget-alert";
 import type { CreateGroup, UpdateGroup } from "../contract/cloud-group";
@@ -107,6 +107,10 @@ export class CloudCostClient {
   }
 
   // ---- Accounts ----
+  /** The organization these credentials belong to. */
+  getOrganization(): Promise<OrganizationT> {
+    return this.call("getOrganization", {}, Organization);
+  }
   listAccounts(): AsyncGenerator<ConnectedAccount> {
     return this.paginate("listAccounts", ConnectedAccountPage);
   }

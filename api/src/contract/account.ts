@@ -12,6 +12,19 @@ export const ConnectedAccount = z
 export type ConnectedAccount = z.infer<typeof ConnectedAccount>;
 export const ConnectedAccountPage = page(ConnectedAccount, "ConnectedAccountPage");
 
+/**
+ * The organization the caller's credentials belong to. Clients record its id with what they create, so a
+ * 404 later can be told apart from "these credentials see another organization" (every object is scoped
+ * to one organization, and another organization's objects answer 404 too).
+ */
+export const Organization = z
+  .object({
+    id: z.string().openapi({ description: "stable identifier of the organization" }),
+    name: z.string(),
+  })
+  .openapi("Organization");
+export type Organization = z.infer<typeof Organization>;
+
 /** A Cloud Group member: the account ID's format depends on the provider. */
 export const Member = z
   .discriminatedUnion("provider", [

@@ -1,4 +1,4 @@
-import { ConnectedAccountPage, Member } from "./account";
+import { ConnectedAccountPage, Member, Organization } from "./account";
 import { AlertId, AlertInput, BudgetAlert, BudgetAlertPage } from "./budget-alert";
 import { CloudGroup, CloudGroupPage, CreateGroup, GroupId, MemberList, ReplaceMembers, UpdateGroup } from "./cloud-group";
 import { PageQuery, Scope } from "./common";
@@ -92,6 +92,7 @@ export const routes: readonly Route[] = [
   ...findingRoutes("insights", "insights"),
   ...findingRoutes("waste", "waste findings"),
   ...findingRoutes("recommendations", "recommendations"),
+  { operationId: "getOrganization", method: "GET", path: "/organization", scope: "read", tag: "Accounts", summary: "The organization the credentials belong to", status: 200, response: Organization },
   { operationId: "listAccounts", method: "GET", path: "/accounts", scope: "read", tag: "Accounts", summary: "List the cloud accounts connected to the organization", query: PageQuery, status: 200, response: ConnectedAccountPage },
   { operationId: "getFilters", method: "GET", path: "/filters", scope: "read", tag: "Accounts", summary: "The global filter: Cloud Groups, providers and accounts", status: 200, response: GlobalFilter },
   { operationId: "listGroups", method: "GET", path: "/groups", scope: "read", tag: "Cloud Groups", summary: "List Cloud Groups", query: PageQuery, status: 200, response: CloudGroupPage },

@@ -1,31 +1,32 @@
 import { AlertId, AlertInput, z } from "@cloudcost/api";
 import type { BudgetAlert } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "../budget-alert-defaults";
-import { emailSet, nullsDropped, objectSet, type Props } from "./normalise";
+import { emailSet, inCents, nullsDropped, objectSet, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
 const schema = AlertInput.extend({ adoptId: AlertId.optional() });
 type Checked = z.output<typeof schema>;
 
 const diffKeys = comparedInputs(schema);
-/**
- * `webhookUrl` is left out of the inputs read back on purpose: it is a secret, and inputs read back from
- * the service are not guaranteed to be encrypted in state. Drift of the webhook still shows, through the
- * outputs diff.
- */
-const readBackKeys = diffKeys.filter((k) => k !== "webhookUrl");
 
 /** Requests: create 1 (POST), read 1, update 1 (PUT), delete 1. */
 export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   typeName: "BudgetAlert",
   schema,
   diffKeys,
+  /*
+   * The webhook is a secret the service need not echo: read back, it is the value last sent. It is read
+   * back as an input too (refresh replaces the stored inputs, and `ignoreChanges: ["webhookUrl"]` copies
+   * the stored input), and stays encrypted there: for a provider that does not accept secrets the engine
+   * marks a read-back input secret when the stored one was (pulumi provider_plugin.go Read, annotateSecrets).
+   */
+  writeOnly: ["webhookUrl"],
   normalise(props) {
     const p: Props = { ...BUDGET_ALERT_DEFAULTS, ...nullsDropped(props) };
-    return { ...p, thresholds: objectSet(p.thresholds, ["basis", "percent"]), recipients: emailSet(p.recipients ?? []) };
+    return { ...p, amount: inCents(p.amount), thresholds: objectSet(p.thresholds, ["basis", "percent"]), recipients: emailSet(p.recipients ?? []) };
   },
   outputs: ({ id: _id, ...rest }) => rest,
-  inputs: (a) => pick(a, readBackKeys),
+  inputs: (a) => pick(a, diffKeys),
   get: (client, id) => client.getAlert(id),
   create: (client, c) => client.createAlert(apiBody(c)),
   update: async (client, id, c, changed) => (changed.length ? client.replaceAlert(id, apiBody(c)) : undefined),

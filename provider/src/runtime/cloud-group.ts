@@ -29,6 +29,8 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
   typeName: "CloudGroup",
   schema,
   diffKeys: comparedInputs(schema),
+  // Names are unique in the organization: a create-before-delete replacement would be refused (409).
+  uniqueOnService: true,
   normalise(props) {
     const p = nullsDropped(props);
     // Azure subscription IDs are GUIDs and compare case-insensitively; both lists are sets.

@@ -3,6 +3,7 @@ import { ApiError, type z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 import { currentClient, useStackConfig } from "./clients";
 import { failuresFrom } from "./failures";
+import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
 import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
@@ -70,8 +71,8 @@ function isNotFound(e: unknown): boolean {
 /** Adds what a user can do about an authentication failure; the message never contains the credential. */
 function explained(e: unknown): unknown {
   if (!(e instanceof ApiError)) return e;
-  if (e.status === 401) return new Error(`${e.message}; the credentials were rejected (expired or revoked?): check cloudcost:apiToken or cloudcost:clientId/clientSecret`);
-  if (e.status === 403) return new Error(`${e.message}; the token lacks a scope this operation needs (read for reads, write for changes)`);
+  if (e.status === 401) return new Error(`${e.message}; the credentials were rejected (expired or revoked?): check cloudcost:apiToken or cloudcost:clientId/clientSecret`, { cause: e });
+  if (e.status === 403) return new Error(`${e.message}; the token lacks a scope this operation needs (read for reads, write for changes)`, { cause: e });
   return e;
 }
 
@@ -83,6 +84,45 @@ async function withHint<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The inputs that describe a live object, in the exact form Check gives them (so an unchanged object reads
+ * back equal to what `up` stored, refresh after refresh): the service's answer, then — for what it does
+ * not echo — the values `carried` from state (write-only fields, `adoptId`). A live object the schema
+ * refuses is returned as read, so refresh still shows it.
+ */
+export function readBack<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, live: L, carried: Props): Props {
+  const fromLive = spec.inputs(live);
+  for (const k of spec.writeOnly ?? []) {
+    if ((fromLive[k] === undefined || fromLive[k] === null) && carried[k] !== undefined && carried[k] !== null) fromLive[k] = carried[k];
+  }
+  if (typeof carried.adoptId === "string") fromLive.adoptId = carried.adoptId;
+  const checked = check(spec, fromLive);
+  return checked.failures?.length ? fromLive : checked.inputs!;
+}
+
+/** Outputs: the live object, every input in Check's form (so policies judge outputs as they judge inputs), and the owner. */
+async function outputsOf<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, live: L, carried: Props): Promise<Props> {
+  const org = await organizationOf(currentClient());
+  return { ...spec.outputs(live), ...readBack(spec, live, carried), [ORGANIZATION_KEY]: org.id };
+}
+
+/**
+ * A 404 means "gone" only when these credentials see the organization that owns the object (recorded in
+ * its outputs): another organization's credentials get 404 for everything, and taking that for "gone"
+ * would drop real objects from state. State written before owners were recorded has no `organization`.
+ */
+async function confirmGone(typeName: string, id: string, props: Props, doing: string): Promise<void> {
+  const owner = props[ORGANIZATION_KEY];
+  if (typeof owner !== "string") return;
+  const org = await organizationOf(currentClient());
+  if (org.id === owner) return;
+  throw new Error(
+    `cannot ${doing} ${typeName} ${id}: it belongs to organization ${owner}, but the configured credentials belong to organization ` +
+      `${org.id} (${org.name}), which cannot see it. Nothing was changed: configure credentials of organization ${owner} ` +
+      `(cloudcost:apiToken or cloudcost:clientId/clientSecret, or the CLOUDCOST_* environment variables)`,
+  );
+}
+
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
   // Create and Update receive what Check returned (the engine sends nothing else): already validated,
@@ -92,8 +132,10 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     configure,
     check: async (_olds, news: Props) => check(spec, news),
     diff: async (_id, olds: Props, news: Props) => {
-      // Every input can be changed in place (PATCH/PUT), so nothing ever forces a replacement.
-      return { changes: changedKeys(spec, olds, news).length > 0, replaces: [] };
+      // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
+      // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the
+      // service must be deleted first (pulumi step_generator.go continueStepsFromDiff honours this flag).
+      return { changes: changedKeys(spec, olds, news).length > 0, replaces: [], deleteBeforeReplace: spec.uniqueOnService === true };
     },
     create: (inputs: Props) =>
       withHint(async () => {
@@ -101,17 +143,25 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const live = typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked);
-        return { id: live.id, outs: spec.outputs(live) };
+        return { id: live.id, outs: await outputsOf(spec, live, checked) };
       }),
-    read: (id: string) =>
+    read: (id: string, props: Props = {}) =>
       withHint(async () => {
+        const stored = withoutReserved(props);
         try {
           const live = await spec.get(currentClient(), id);
-          return { id, props: spec.outputs(live), inputs: spec.inputs(live) };
+          return { id, props: await outputsOf(spec, live, stored), inputs: readBack(spec, live, stored) };
         } catch (e) {
+          if (!isNotFound(e)) throw e;
+          // `Resource.get(name, id)` (no stored state): the engine fails a read only when there are no
+          // outputs, and the host always adds `__provider`, so a missing object must fail here.
+          if (Object.keys(stored).length === 0) {
+            const org = await organizationOf(currentClient());
+            throw new Error(`${spec.typeName} ${id} does not exist in organization ${org.id} (${org.name}) that the configured credentials belong to`, { cause: e });
+          }
+          await confirmGone(spec.typeName, id, stored, "refresh");
           // Deleted outside Pulumi: an empty id tells the engine to drop it from state.
-          if (isNotFound(e)) return { id: "", props: {} };
-          throw e;
+          return { id: "", props: {} };
         }
       }),
     update: (id: string, olds: Props, news: Props) =>
@@ -119,15 +169,16 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         const client = currentClient();
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
-        return { outs: spec.outputs(live) };
+        return { outs: await outputsOf(spec, live, checked) };
       }),
-    delete: (id: string) =>
+    delete: (id: string, props: Props = {}) =>
       withHint(async () => {
         try {
           await spec.remove(currentClient(), id);
         } catch (e) {
-          // Already gone is what delete wants.
+          // Already gone is what delete wants, once the credentials are known to see the owner.
           if (!isNotFound(e)) throw e;
+          await confirmGone(spec.typeName, id, withoutReserved(props), "delete");
         }
       }),
   };
@@ -140,7 +191,7 @@ async function adopt<C extends Props, L extends { id: string }>(spec: ResourceSp
   try {
     live = await spec.get(client, id);
   } catch (e) {
-    if (isNotFound(e)) throw new Error(`adoptId ${id}: no such ${spec.typeName} exists to adopt (it may have been deleted)`);
+    if (isNotFound(e)) throw new Error(`adoptId ${id}: no such ${spec.typeName} exists to adopt (it may have been deleted)`, { cause: e });
     throw e;
   }
   return (await spec.update(client, id, checked, changedKeys(spec, spec.outputs(live), checked))) ?? live;

@@ -44,3 +44,14 @@ export function canonicalJson(value: unknown): string {
     v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }
+
+/**
+ * Money is whole cents (the contract allows at most two decimal places): an amount within float noise of
+ * a cent value (`0.1 + 0.2`) becomes that value, so Check stores and Diff compares cents, never noise.
+ * Anything further from a cent value is left for the contract schema to refuse by name.
+ */
+export function inCents(value: unknown): unknown {
+  if (typeof value !== "number" || !Number.isFinite(value)) return value;
+  const cents = Math.round(value * 100);
+  return Math.abs(value * 100 - cents) < 1e-6 ? cents / 100 : value;
+}

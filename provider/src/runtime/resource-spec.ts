@@ -17,9 +17,20 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   crossFieldFailures?(checked: Checked): Failure[];
   /** The inputs diff compares: `comparedInputs(schema)`. */
   diffKeys: readonly string[];
+  /**
+   * Inputs the service may leave out of its answers (secrets, write-only fields): when a live object has
+   * no value for one, the value last sent (kept in state) stands for it, so refresh, `ignoreChanges` and
+   * the next `up` agree (issue 13 items 1–2).
+   */
+  writeOnly?: readonly string[];
+  /**
+   * Fields unique on the service (CloudGroup `name`): a replacement must delete the old object first,
+   * or the service refuses the new one (issue 13 item 8).
+   */
+  uniqueOnService?: boolean;
   /** Plain-JSON outputs of a live object (no `id`: Pulumi keeps that apart). */
   outputs(live: Live): Props;
-  /** The inputs that would produce a live object, so refresh shows drift made outside Pulumi. */
+  /** The inputs that would produce a live object (before Check's canonical form), so refresh shows drift. */
   inputs(live: Live): Props;
   get(client: CloudCostClient, id: string): Promise<Live>;
   create(client: CloudCostClient, inputs: Checked): Promise<Live>;

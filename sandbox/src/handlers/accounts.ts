@@ -2,6 +2,11 @@ import type { GlobalFilter, PageQuery, Provider } from "@cloudcost/api";
 import type { HandlerMap } from "./handler";
 
 export const accountHandlers: HandlerMap = {
+  getOrganization: (c) => {
+    const org = c.ctx.orgs.byId(c.orgId);
+    if (!org) throw new Error(`authenticated organization ${c.orgId} is missing`);
+    return { body: { id: org.id, name: org.name } };
+  },
   listAccounts: (c) => ({ body: c.ctx.accounts.page(c.orgId, c.query as PageQuery) }),
   /** Read from the stores on every call, so a group made through the API shows at once (spec rule 1). */
   getFilters: (c) => {

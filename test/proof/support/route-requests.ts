@@ -84,6 +84,7 @@ export const validRequests: Record<string, Builder> = {
   acknowledgeInsights: async (org) => ({ method: "POST", path: `/insights/${(await fixtures.finding(org, "insights")).id}/acknowledge` }),
   acknowledgeWaste: async (org) => ({ method: "POST", path: `/waste/${(await fixtures.finding(org, "waste")).id}/acknowledge` }),
   acknowledgeRecommendations: async (org) => ({ method: "POST", path: `/recommendations/${(await fixtures.finding(org, "recommendations")).id}/acknowledge` }),
+  getOrganization: list("/organization"),
   listAccounts: list("/accounts"),
   getFilters: list("/filters"),
   listGroups: list("/groups"),

@@ -1,0 +1,145 @@
+/**
+ * The class sweep of issue 13 items 1–2: for EVERY input of every kind, a resource that sets it (values
+ * drawn by fast-check, spelled the way users write them: unsorted sets, mixed case, float noise) goes
+ * through create → refresh → refresh → up → up with `ignoreChanges` on that input, under the engine rules
+ * of test/harness/engine.ts. Neither refresh may change the stored inputs or outputs, neither `up` may
+ * produce anything but a Same step, and the object on the service must not change (`updatedAt`).
+ * Bounded: two drawn values per input, one host per kind, every object destroyed after its case.
+ */
+import fc from "fast-check";
+import { CloudCostClient, closeAllPools } from "@cloudcost/api";
+import { BudgetAlert, CloudGroup, ScheduledReport, type ResourceKind } from "@cloudcost/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Engine } from "../harness/engine";
+import { secret } from "../harness/provider-host";
+import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+
+type Json = Record<string, unknown>;
+
+let sandbox: RunningSandbox;
+let token: string;
+let api: CloudCostClient;
+let aws: string[];
+let azure: string[];
+let scopeGroup: string;
+const engines: Engine[] = [];
+let serial = 0;
+const unique = (label: string) => `${label} ${++serial}`;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  token = await sandbox.token("read,write");
+  api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+  const accounts = [];
+  for await (const a of api.listAccounts()) accounts.push(a);
+  aws = accounts.filter((a) => a.provider === "aws").map((a) => a.accountId);
+  azure = accounts.filter((a) => a.provider === "azure").map((a) => a.accountId);
+  scopeGroup = (await api.createGroup({ name: "Sweep scope" })).id;
+}, 60_000);
+afterAll(async () => {
+  for (const e of engines) await e.stop();
+  await sandbox?.dispose();
+  await closeAllPools();
+});
+
+interface KindSpec {
+  /** The required inputs, for a fresh object. */
+  base: () => Json;
+  /** Each input with the values a user might write for it. */
+  fields: Record<string, fc.Arbitrary<unknown>>;
+  declare: (name: string, inputs: Json, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
+  /** An object made outside Pulumi, to adopt. */
+  existing: () => Promise<string>;
+  updatedAt: (id: string) => Promise<string>;
+}
+
+const KINDS: Record<ResourceKind, KindSpec> = {
+  CloudGroup: {
+    base: () => ({ name: unique("Sweep group") }),
+    fields: {
+      name: fc.constantFrom("  Padded name  ", "Ünïcode Grüppe").map((n) => `${n} ${++serial}`),
+      description: fc.constantFrom("Platform teams", ""),
+      azureSubscriptionIds: fc.constantFrom(() => [azure[0]!.toUpperCase(), azure[0]!], () => [...azure].reverse()).map((f) => f()),
+      awsAccountIds: fc.constantFrom(() => [...aws].reverse(), () => [aws[0]!, aws[0]!]).map((f) => f()),
+      adoptId: fc.constant("adopt"),
+    },
+    declare: (name, inputs, opts) => new CloudGroup(name, inputs as never, opts),
+    existing: async () => (await api.createGroup({ name: unique("Made in the portal") })).id,
+    updatedAt: async (id) => (await api.getGroup(id)).updatedAt,
+  },
+  BudgetAlert: {
+    base: () => ({ name: unique("Sweep alert"), amount: 100 }),
+    fields: {
+      name: fc.constantFrom("  Padded budget  ", "Ünïcode Budget"),
+      amount: fc.constantFrom(0.1 + 0.2, 1234.5, 1_000_000),
+      currency: fc.constantFrom("EUR", "JPY"),
+      period: fc.constantFrom("quarterly", "annual"),
+      groupId: fc.constant("scope"),
+      thresholds: fc.constantFrom(
+        [{ percent: 90, basis: "forecast" }, { percent: 80, basis: "actual" }],
+        [{ percent: 100, basis: "actual" }, { percent: 100, basis: "actual" }, { percent: 50, basis: "forecast" }],
+      ),
+      recipients: fc.constantFrom(["B@Example.com", "a@example.com", "a@example.com"], [" x@corp.dev "]),
+      webhookUrl: fc.constantFrom("https://hooks.example.com/services/sweep", "http://localhost:9000/hook"),
+      enabled: fc.constant(false),
+      adoptId: fc.constant("adopt"),
+    },
+    declare: (name, inputs, opts) => new BudgetAlert(name, inputs as never, opts),
+    existing: async () => (await api.createAlert({ name: unique("Portal alert"), amount: 5, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] })).id,
+    updatedAt: async (id) => (await api.getAlert(id)).updatedAt,
+  },
+  ScheduledReport: {
+    base: () => ({ name: unique("Sweep report"), report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["a@example.com"] }),
+    fields: {
+      name: fc.constantFrom("  Padded report  ", "Ünïcode Bericht"),
+      report: fc.constantFrom("services", "forecast"),
+      groupId: fc.constant("scope"),
+      schedule: fc.constantFrom(
+        { frequency: "weekly", dayOfWeek: "friday", time: "17:00", timezone: "Europe/Berlin" },
+        { frequency: "monthly", dayOfMonth: 31, time: "06:30", timezone: "America/New_York" },
+      ),
+      format: fc.constant("pdf"),
+      recipients: fc.constantFrom(["B@Example.com", "a@example.com", "a@example.com"], [" x@corp.dev "]),
+      enabled: fc.constant(false),
+      adoptId: fc.constant("adopt"),
+    },
+    declare: (name, inputs, opts) => new ScheduledReport(name, inputs as never, opts),
+    existing: async () =>
+      (await api.createReport({ name: unique("Portal report"), report: "daily", schedule: { frequency: "daily", time: "10:00", timezone: "UTC" }, recipients: ["p@example.com"] })).id,
+    updatedAt: async (id) => (await api.getReport(id)).updatedAt,
+  },
+};
+
+const cases = Object.entries(KINDS).flatMap(([kind, spec]) => Object.keys(spec.fields).map((field) => [kind as ResourceKind, field] as const));
+
+describe.each(cases)("%s.%s", (kind, field) => {
+  it("create → refresh → refresh → up → up with ignoreChanges: no diff, no change on the service", async () => {
+    const spec = KINDS[kind];
+    const engine = new Engine({ config: { "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) } });
+    engines.push(engine);
+    await fc.assert(
+      fc.asyncProperty(spec.fields[field]!, async (drawn) => {
+        let value = drawn;
+        if (value === "scope") value = scopeGroup;
+        if (value === "adopt") value = await spec.existing();
+        const inputs = { ...spec.base(), [field]: value };
+        const name = `sweep-${++serial}`;
+        const program = (opts: pulumi.CustomResourceOptions) => () => [spec.declare(name, inputs, opts)];
+        try {
+          await engine.runProgram(program({}));
+          const id = [...engine.state.values()][0]!.id;
+          const createdAt = await spec.updatedAt(id);
+          for (const refresh of [await engine.refresh(), await engine.refresh()]) {
+            expect(refresh).toEqual([expect.objectContaining({ gone: false, inputsChanged: false, outputsChanged: false })]);
+          }
+          expect((await engine.runProgram(program({}))).steps.map((s) => s.op)).toEqual(["same"]);
+          expect((await engine.runProgram(program({ ignoreChanges: [field] }))).steps.map((s) => s.op)).toEqual(["same"]);
+          expect(await spec.updatedAt(id)).toBe(createdAt);
+        } finally {
+          await engine.destroy();
+        }
+      }),
+      { numRuns: 2, seed: 13, endOnFailure: true },
+    );
+  }, 120_000);
+});
