@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { noteCommandEnd, readyLine, stopChild, takeSignalDeaths } from "./child-process";
+import { noteCommandEnd, readyLine, stopChild, takeSignalDeaths } from "../harness/child-process";
 
 /**
  * The harness's own rule for child processes: a death by a signal the harness did not send (an abort in
@@ -7,9 +7,9 @@ import { noteCommandEnd, readyLine, stopChild, takeSignalDeaths } from "./child-
  * Node processes that abort the way a failed native assertion does (`process.abort()` raises SIGABRT).
  */
 
-/** A Node process that prints "ready", then runs `behaviour`. */
+/** A Node process that sets up `behaviour` (signal handlers first), then prints "ready". */
 function nodeChild(behaviour: string): ChildProcess {
-  return spawn(process.execPath, ["-e", `console.log("ready"); ${behaviour}`], { stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["-e", `${behaviour} console.log("ready");`], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
 const ready = (child: ChildProcess, what: string) => readyLine(child, what, 20_000, (line) => (line === "ready" ? true : undefined), () => "");
