@@ -11,7 +11,7 @@
  *   node scripts/supported-node.js 24   → installs (once) and prints the folder of Node 24's package
  */
 const { spawnSync } = require("node:child_process");
-const { existsSync, readFileSync } = require("node:fs");
+const { existsSync, readFileSync, rmSync } = require("node:fs");
 const { dirname, join } = require("node:path");
 
 const root = join(__dirname, "..");
@@ -38,19 +38,26 @@ function nodeFromRegistry(major) {
   if (pkg === undefined) throw new Error(`no Node.js package for ${process.platform}-${process.arch} in the registry`);
   const prefix = join(root, ".cache", "node", String(major));
   const home = join(prefix, "node_modules", pkg);
-  if (existsSync(join(home, "bin", "node"))) return home;
+  if (isNodeOfLine(join(home, "bin", "node"), major)) return home;
+  // Missing, or left half-extracted by an interrupted install: start again.
+  rmSync(prefix, { recursive: true, force: true });
   // An ordinary npm install by package name, from whatever registry npm is configured with.
   const result = spawnSync("npm", ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${major}`], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  if (result.status !== 0 || !existsSync(join(home, "bin", "node"))) throw new Error(`npm could not install ${pkg}@${major} into ${prefix}`);
+  if (result.status !== 0 || !isNodeOfLine(join(home, "bin", "node"), major)) throw new Error(`npm could not install ${pkg}@${major} into ${prefix}`);
   return home;
 }
 
-/** `node --version` of a binary. */
+/** `node --version` of a binary ("" when it does not run). */
 function versionOf(nodeBinary) {
-  return spawnSync(nodeBinary, ["--version"], { encoding: "utf8" }).stdout.trim();
+  if (!existsSync(nodeBinary)) return "";
+  return (spawnSync(nodeBinary, ["--version"], { encoding: "utf8" }).stdout ?? "").trim();
+}
+
+function isNodeOfLine(nodeBinary, major) {
+  return versionOf(nodeBinary).startsWith(`v${major}.`);
 }
 
 /**
