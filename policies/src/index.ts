@@ -1,3 +1,5 @@
+// First: unsupported Pulumi SDKs stop the pack before it starts.
+import "./supported-sdk";
 import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
 

@@ -1,3 +1,6 @@
+// First: an unsupported @pulumi/pulumi stops the import before anything else uses it.
+import "./supported-sdk";
+
 export { CloudGroup, type CloudGroupArgs } from "./cloud-group";
 export { BudgetAlert, type BudgetAlertArgs, type ThresholdArgs } from "./budget-alert";
 export { BUDGET_ALERT_DEFAULTS } from "./budget-alert-defaults";
@@ -6,3 +9,4 @@ export { ScheduledReport, type ScheduledReportArgs, type ScheduleArgs, type Sche
 export type { ResourceKind } from "./dynamic-provider";
 export { getCostSummary, getCostByService, getCostByDay, getCostForecast, getCostComparison, getAccounts, type CostWindow } from "./cost";
 export { lastMonth, lastQuarter, monthToDate, thisQuarter, type DateWindow } from "./windows";
+export { assertSupportedVersion } from "./supported-sdk";

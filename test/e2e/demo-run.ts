@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
+import { noteCommandEnd } from "../harness/child-process";
 import { startSandbox } from "../harness/sandbox";
 
 const DEMO = join(__dirname, "..", "..", "scripts", "demo.js");
@@ -15,6 +16,7 @@ export interface DemoRun {
 export function runDemo(engine: "cli" | "harness", dataDir: string, timeoutMs: number): Promise<DemoRun> {
   return new Promise((resolve) => {
     execFile(process.execPath, [DEMO, "--exit", "--engine", engine, "--data", dataDir], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      noteCommandEnd("scripts/demo.js", err);
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
