@@ -42,11 +42,16 @@ function nodeFromRegistry(major) {
   // Missing, or left half-extracted by an interrupted install: start again.
   rmSync(prefix, { recursive: true, force: true });
   // An ordinary npm install by package name, from whatever registry npm is configured with.
-  const result = spawnSync("npm", ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${major}`], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (result.status !== 0 || !isNodeOfLine(join(home, "bin", "node"), major)) throw new Error(`npm could not install ${pkg}@${major} into ${prefix}`);
+  const result = spawnSync(
+    "npm",
+    ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${major}`],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  if (result.status !== 0 || !isNodeOfLine(join(home, "bin", "node"), major))
+    throw new Error(`npm could not install ${pkg}@${major} into ${prefix}`);
   return home;
 }
 
@@ -72,11 +77,15 @@ function supportedNode() {
   }
   const line = developmentLine();
   if (registryPackage() === undefined) {
-    throw new Error(`cloudcost-pulumi needs Node.js ${SUPPORTED_LINES} (this is ${process.version}). Install one — \`nvm install\` reads .nvmrc (${line}) — and run the command again.`);
+    throw new Error(
+      `cloudcost-pulumi needs Node.js ${SUPPORTED_LINES} (this is ${process.version}). Install one — \`nvm install\` reads .nvmrc (${line}) — and run the command again.`,
+    );
   }
   const home = nodeFromRegistry(line);
   const version = versionOf(join(home, "bin", "node"));
-  console.log(`Node.js ${process.version} is too old (22 or newer is needed): running on Node.js ${version} from the npm registry (${registryPackage()}@${line}, cached in .cache/node/${line}).`);
+  console.log(
+    `Node.js ${process.version} is too old (22 or newer is needed): running on Node.js ${version} from the npm registry (${registryPackage()}@${line}, cached in .cache/node/${line}).`,
+  );
   return { bin: join(home, "bin"), home, version, fetched: true };
 }
 
@@ -85,7 +94,8 @@ module.exports = { OLDEST_SUPPORTED, SUPPORTED_LINES, majorOf, nodeFromRegistry,
 if (require.main === module) {
   try {
     const major = Number(process.argv[2]);
-    if (!Number.isInteger(major) || major < OLDEST_SUPPORTED) throw new Error(`usage: node scripts/supported-node.js <major ≥ ${OLDEST_SUPPORTED}>`);
+    if (!Number.isInteger(major) || major < OLDEST_SUPPORTED)
+      throw new Error(`usage: node scripts/supported-node.js <major ≥ ${OLDEST_SUPPORTED}>`);
     console.log(nodeFromRegistry(major));
   } catch (err) {
     console.error(err.message);

@@ -54,7 +54,11 @@ const API: readonly ResponseHeaderName[] = ["X-Request-Id", "RateLimit-Limit", "
  * 431 comes from the HTTP server before any route is chosen (request headers over 16 KiB), so every
  * operation of every document can answer it; the sandbox's `clientErrorHandler` sends it as a problem.
  */
-const HEADERS_TOO_LARGE = withHeaders("Request headers too large (over 16 KiB); answered before routing, the connection is closed", ["X-Request-Id"], problem);
+const HEADERS_TOO_LARGE = withHeaders(
+  "Request headers too large (over 16 KiB); answered before routing, the connection is closed",
+  ["X-Request-Id"],
+  problem,
+);
 
 /** Methods whose request body fastify reads: a body that is not JSON is a 415, one over 1 MiB a 413, also where no body is expected. */
 const readsBody = (route: Route): boolean => route.method !== "GET";
@@ -65,8 +69,16 @@ const takesIfMatch = (route: Route): boolean => route.etag === true && route.met
 function errorResponses(route: Route): Record<number, Response> {
   const errors = new Set(route.errors ?? []);
   const out: Record<number, Response> = {
-    401: withHeaders("Missing, invalid, expired or revoked token; `WWW-Authenticate: Bearer` says which (RFC 6750 §3.1)", [...API, "WWW-Authenticate"], problem),
-    403: withHeaders(`The token lacks the \`${route.scope}\` scope (\`WWW-Authenticate\` with \`error="insufficient_scope"\`)`, [...API, "WWW-Authenticate"], problem),
+    401: withHeaders(
+      "Missing, invalid, expired or revoked token; `WWW-Authenticate: Bearer` says which (RFC 6750 §3.1)",
+      [...API, "WWW-Authenticate"],
+      problem,
+    ),
+    403: withHeaders(
+      `The token lacks the \`${route.scope}\` scope (\`WWW-Authenticate\` with \`error="insufficient_scope"\`)`,
+      [...API, "WWW-Authenticate"],
+      problem,
+    ),
   };
   // Without a query, a body or a body-reading method nothing a client sends can be malformed beyond routing.
   const invalidFields = [
@@ -77,26 +89,43 @@ function errorResponses(route: Route): Record<number, Response> {
   const malformed = [...(readsBody(route) ? ["a body that is not valid JSON"] : []), ...invalidFields];
   const named = invalidFields.length ? "; the problem's `errors` name each invalid field" : "";
   if (malformed.length) out[400] = withHeaders(`Malformed request: ${malformed.join("; ")}${named}`, API, problem);
-  if (route.params || errors.has(404)) out[404] = withHeaders(route.params ? "No such object in the caller's organization (also for a malformed ID)" : "A referenced Cloud Group does not exist", API, problem);
+  if (route.params || errors.has(404))
+    out[404] = withHeaders(
+      route.params ? "No such object in the caller's organization (also for a malformed ID)" : "A referenced Cloud Group does not exist",
+      API,
+      problem,
+    );
   if (errors.has(409)) {
-    const conflict = route.method === "DELETE" ? "the group is used by an alert or report (the detail lists them)" : "another Cloud Group has this name (names are unique case-insensitively)";
+    const conflict =
+      route.method === "DELETE"
+        ? "the group is used by an alert or report (the detail lists them)"
+        : "another Cloud Group has this name (names are unique case-insensitively)";
     out[409] = withHeaders(`Conflicts with the current state: ${conflict}`, API, problem);
   }
-  if (takesIfMatch(route)) out[412] = withHeaders("`If-Match` does not match the current `ETag`, which this response carries", [...API, "ETag"], problem);
+  if (takesIfMatch(route))
+    out[412] = withHeaders("`If-Match` does not match the current `ETag`, which this response carries", [...API, "ETag"], problem);
   if (readsBody(route)) {
     out[413] = withHeaders("Request body over 1 MiB", API, problem);
     out[415] = withHeaders("A request body that is not `application/json`", API, problem);
   }
   if (errors.has(422) || route.idempotent) {
     const reasons = [
-      ...(errors.has(422) ? ["a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which)"] : []),
+      ...(errors.has(422)
+        ? [
+            "a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which)",
+          ]
+        : []),
       ...(route.idempotent ? ["an `Idempotency-Key` already used with another request"] : []),
     ];
     out[422] = withHeaders(`Semantically invalid: ${reasons.join("; ")}`, API, problem);
   }
   out[429] = withHeaders("Rate limit exceeded; retry after `Retry-After` seconds", [...API, "Retry-After"], problem);
   out[431] = HEADERS_TOO_LARGE;
-  out[503] = withHeaders("Temporarily unavailable; nothing was changed, retry after `Retry-After` seconds (the sandbox answers it under `serve --faults`)", ["X-Request-Id", "Retry-After"], problem);
+  out[503] = withHeaders(
+    "Temporarily unavailable; nothing was changed, retry after `Retry-After` seconds (the sandbox answers it under `serve --faults`)",
+    ["X-Request-Id", "Retry-After"],
+    problem,
+  );
   return out;
 }
 
@@ -116,7 +145,12 @@ function registerHeaderComponents(registry: OpenAPIRegistry): void {
 
 function requestHeaders(route: Route): z.ZodObject | undefined {
   if (takesIfMatch(route)) {
-    return z.object({ "If-Match": z.string().optional().openapi({ description: "the `ETag` you last read, or `*`; 412 when it no longer matches (RFC 9110 §13.1.1)" }) });
+    return z.object({
+      "If-Match": z
+        .string()
+        .optional()
+        .openapi({ description: "the `ETag` you last read, or `*`; 412 when it no longer matches (RFC 9110 §13.1.1)" }),
+    });
   }
   if (route.idempotent) return z.object({ "Idempotency-Key": IdempotencyKey.optional() });
   return undefined;
@@ -163,7 +197,14 @@ const oauthError = (description: string, extra: readonly ResponseHeaderName[] = 
 const invalidClient = oauthError("`invalid_client`: client authentication failed (RFC 6749 §5.2)", ["WWW-Authenticate"]);
 const formBody = (schema: z.ZodType) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
 const html: Content = { "text/html": { schema: { type: "string", description: "an HTML page" } } };
-const PAGE: readonly ResponseHeaderName[] = ["X-Request-Id", "Cache-Control", "X-Frame-Options", "Referrer-Policy", "X-Content-Type-Options", "Content-Security-Policy"];
+const PAGE: readonly ResponseHeaderName[] = [
+  "X-Request-Id",
+  "Cache-Control",
+  "X-Frame-Options",
+  "Referrer-Policy",
+  "X-Content-Type-Options",
+  "Content-Security-Policy",
+];
 
 /** The authorization server on `{auth_url}` (the origin of `{base_url}`); see sandbox/OAUTH.md. */
 function registerOAuth(registry: OpenAPIRegistry): void {
@@ -173,7 +214,8 @@ function registerOAuth(registry: OpenAPIRegistry): void {
   registry.registerComponent("securitySchemes", "clientBasic", {
     type: "http",
     scheme: "basic",
-    description: "OAuth client authentication (RFC 6749 §2.3.1): the client ID and secret, form-urlencoded, as user and password. The form's `client_id` and `client_secret` work too.",
+    description:
+      "OAuth client authentication (RFC 6749 §2.3.1): the client ID and secret, form-urlencoded, as user and password. The form's `client_id` and `client_secret` work too.",
   });
   registry.registerPath({
     ...clientAuth,
@@ -181,7 +223,8 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     path: "/oauth/token",
     operationId: "token",
     summary: "Token endpoint (RFC 6749 §3.2): client_credentials, authorization_code with PKCE, refresh_token (rotating)",
-    description: "Confidential clients authenticate with HTTP Basic or `client_id` and `client_secret` in the form (RFC 6749 §2.3.1); public clients send `client_id` only.",
+    description:
+      "Confidential clients authenticate with HTTP Basic or `client_id` and `client_secret` in the form (RFC 6749 §2.3.1); public clients send `client_id` only.",
     request: formBody(z.union([ClientCredentialsRequest, AuthorizationCodeRequest, RefreshTokenRequest])),
     responses: {
       200: withHeaders("RFC 6749 §5.1 access token response", OAUTH_NO_STORE, { "application/json": { schema: TokenResponse } }),
@@ -197,7 +240,9 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     operationId: "authorizationServerMetadata",
     summary: "RFC 8414 discovery document",
     responses: {
-      200: withHeaders("server metadata", ["X-Request-Id", "Cache-Control"], { "application/json": { schema: AuthorizationServerMetadata } }),
+      200: withHeaders("server metadata", ["X-Request-Id", "Cache-Control"], {
+        "application/json": { schema: AuthorizationServerMetadata },
+      }),
       431: HEADERS_TOO_LARGE,
     } as never,
   });
@@ -206,13 +251,23 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     method: "get",
     path: "/oauth/authorize",
     operationId: "authorize",
-    summary: "Authorization endpoint (RFC 6749 §4.1.1, RFC 7636, S256 only): sign-in and consent pages, then a redirect with `code`, `state` and `iss` (RFC 9207)",
-    description: "A browser endpoint. The consent form posts back to the same path (CSRF-protected, not part of this contract) and is answered with a 303 to the client's redirect URI.",
+    summary:
+      "Authorization endpoint (RFC 6749 §4.1.1, RFC 7636, S256 only): sign-in and consent pages, then a redirect with `code`, `state` and `iss` (RFC 9207)",
+    description:
+      "A browser endpoint. The consent form posts back to the same path (CSRF-protected, not part of this contract) and is answered with a 303 to the client's redirect URI.",
     request: { query: AuthorizationRequest },
     responses: {
       200: withHeaders("consent page for the signed-in user", [...PAGE, "Set-Cookie"], html),
-      302: withHeaders("to the sign-in page (no session), or to the client's redirect URI with `error` (RFC 6749 §4.1.2.1)", ["X-Request-Id", "Location", "Cache-Control"]),
-      400: withHeaders("unknown client, unregistered redirect URI or malformed request: a page, never a redirect (RFC 6749 §4.1.2.1)", PAGE, html),
+      302: withHeaders("to the sign-in page (no session), or to the client's redirect URI with `error` (RFC 6749 §4.1.2.1)", [
+        "X-Request-Id",
+        "Location",
+        "Cache-Control",
+      ]),
+      400: withHeaders(
+        "unknown client, unregistered redirect URI or malformed request: a page, never a redirect (RFC 6749 §4.1.2.1)",
+        PAGE,
+        html,
+      ),
       431: HEADERS_TOO_LARGE,
     } as never,
   });
@@ -236,7 +291,12 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     operationId: "revokeToken",
     summary: "Revocation (RFC 7009): 200 for every well-formed request; a refresh token takes its whole grant with it",
     request: formBody(TokenHintRequest),
-    responses: { 200: withHeaders("revoked, or nothing to revoke (no body)", OAUTH_NO_STORE), 400: oauthError("`invalid_request`"), 401: invalidClient, 431: HEADERS_TOO_LARGE } as never,
+    responses: {
+      200: withHeaders("revoked, or nothing to revoke (no body)", OAUTH_NO_STORE),
+      400: oauthError("`invalid_request`"),
+      401: invalidClient,
+      431: HEADERS_TOO_LARGE,
+    } as never,
   });
   registry.registerPath({
     ...clientAuth,

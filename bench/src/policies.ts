@@ -11,8 +11,23 @@ const ROUNDS = 5;
 async function templates(): Promise<AnalyzerResourceInput[]> {
   return declareResources(() => {
     const group = new CloudGroup("g", { name: "G", awsAccountIds: ["123456789012"] });
-    const alert = new BudgetAlert("a", { name: "A", amount: 100, groupId: group.id, recipients: ["a@example.com"], thresholds: [{ percent: 100, basis: "actual" }, { percent: 100, basis: "forecast" }] });
-    const report = new ScheduledReport("r", { name: "R", report: "summary", groupId: group.id, schedule: { frequency: "daily", time: "06:00", timezone: "UTC" }, recipients: ["a@example.com"] });
+    const alert = new BudgetAlert("a", {
+      name: "A",
+      amount: 100,
+      groupId: group.id,
+      recipients: ["a@example.com"],
+      thresholds: [
+        { percent: 100, basis: "actual" },
+        { percent: 100, basis: "forecast" },
+      ],
+    });
+    const report = new ScheduledReport("r", {
+      name: "R",
+      report: "summary",
+      groupId: group.id,
+      schedule: { frequency: "daily", time: "06:00", timezone: "UTC" },
+      recipients: ["a@example.com"],
+    });
     return [group, alert, report];
   });
 }
@@ -20,7 +35,12 @@ async function templates(): Promise<AnalyzerResourceInput[]> {
 /** A stack of `size` resources: groups with distinct accounts, each covered by an alert, plus reports. */
 function stackOf(size: number, [group, alert, report]: AnalyzerResourceInput[]): AnalyzerResourceInput[] {
   const out: AnalyzerResourceInput[] = [];
-  const rename = (r: AnalyzerResourceInput, name: string, properties: Record<string, unknown>, propertyDependencies?: Record<string, string[]>) => ({
+  const rename = (
+    r: AnalyzerResourceInput,
+    name: string,
+    properties: Record<string, unknown>,
+    propertyDependencies?: Record<string, string[]>,
+  ) => ({
     ...r,
     name,
     urn: r.urn.replace(/::[^:]+$/, `::${name}`),
@@ -94,7 +114,12 @@ export async function policiesBench(): Promise<Record<string, unknown>> {
     for (const d of stackResult?.diagnostics ?? []) byPolicy[d.policyName] = (byPolicy[d.policyName] ?? 0) + 1;
 
     return {
-      analyze: { calls: ANALYZE_CALLS, msPerResource: round(analyzeMs), vsGrpcRoundTrip: round(analyzeMs / roundTripMs, 2), vsAllPoliciesDisabled: round(analyzeMs / analyzeDisabledMs, 2) },
+      analyze: {
+        calls: ANALYZE_CALLS,
+        msPerResource: round(analyzeMs),
+        vsGrpcRoundTrip: round(analyzeMs / roundTripMs, 2),
+        vsAllPoliciesDisabled: round(analyzeMs / analyzeDisabledMs, 2),
+      },
       analyzeStack: {
         resources: stack.length,
         ms: round(stackMs, 1),
@@ -102,7 +127,11 @@ export async function policiesBench(): Promise<Record<string, unknown>> {
         vsAllPoliciesDisabled: round(stackMs / stackDisabledMs, 2),
         diagnostics: byPolicy,
       },
-      baselines: { grpcRoundTripMs: round(roundTripMs), analyzeAllDisabledMs: round(analyzeDisabledMs), analyzeStackAllDisabledMs: round(stackDisabledMs, 1) },
+      baselines: {
+        grpcRoundTripMs: round(roundTripMs),
+        analyzeAllDisabledMs: round(analyzeDisabledMs),
+        analyzeStackAllDisabledMs: round(stackDisabledMs, 1),
+      },
     };
   } finally {
     await pack.stop();

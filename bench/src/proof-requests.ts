@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandboxServer, type RunningSandboxServer } from "@cloudcost/sandbox";
-import { providerTexts, secret, startConfiguredHost, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
+import {
+  providerTexts,
+  secret,
+  startConfiguredHost,
+  startProviderHost,
+  urn,
+  type ProviderHost,
+  type ResourceKind,
+} from "../../test/harness/provider-host";
 import { cliJson, type OAuthClient } from "../../test/harness/sandbox";
 
 /**
@@ -61,18 +69,32 @@ const SCENARIOS: Record<string, Scenario> = {
   "CloudGroup with members": {
     kind: "CloudGroup",
     create: { name: "m", awsAccountIds: ["111122223333"] },
-    updates: { "update members": { awsAccountIds: ["444455556666"] }, "update name and members": { name: "renamed", awsAccountIds: ["777788889999"] } },
+    updates: {
+      "update members": { awsAccountIds: ["444455556666"] },
+      "update name and members": { name: "renamed", awsAccountIds: ["777788889999"] },
+    },
   },
   BudgetAlert: { kind: "BudgetAlert", create: { name: "a", amount: 100 }, updates: { update: { amount: 250 } } },
   ScheduledReport: {
     kind: "ScheduledReport",
-    create: { name: "r", report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["finops@example.com"] },
+    create: {
+      name: "r",
+      report: "summary",
+      schedule: { frequency: "daily", time: "09:00", timezone: "UTC" },
+      recipients: ["finops@example.com"],
+    },
     updates: { update: { format: "pdf" } },
   },
 };
 
 /** Runs every operation of one scenario SAMPLE times, sequentially, and averages the requests each made. */
-async function countScenario(host: ProviderHost, sb: CountingSandbox, s: Scenario, label: string, texts: Record<ResourceKind, string>): Promise<Record<string, number>> {
+async function countScenario(
+  host: ProviderHost,
+  sb: CountingSandbox,
+  s: Scenario,
+  label: string,
+  texts: Record<ResourceKind, string>,
+): Promise<Record<string, number>> {
   const totals: Record<string, number> = {};
   const count = async <T>(op: string, work: () => Promise<T>): Promise<T> => {
     const before = sb.seen.length;
@@ -82,7 +104,11 @@ async function countScenario(host: ProviderHost, sb: CountingSandbox, s: Scenari
   };
   for (let i = 0; i < SAMPLE; i++) {
     const u = urn(s.kind, `${label}-${i}`.replace(/\s/g, "-"));
-    const named = (inputs: Json): Json => ({ ...inputs, name: `${String(inputs.name ?? s.create.name)} ${label} ${i}`, __provider: texts[s.kind] });
+    const named = (inputs: Json): Json => ({
+      ...inputs,
+      name: `${String(inputs.name ?? s.create.name)} ${label} ${i}`,
+      __provider: texts[s.kind],
+    });
     const checked = await count("check", () => host.check(u, {}, named(s.create)));
     const created = await count("create", () => host.create(u, checked.inputs));
     let outputs = created.properties;
@@ -100,7 +126,15 @@ async function countScenario(host: ProviderHost, sb: CountingSandbox, s: Scenari
 async function perOperation(texts: Record<ResourceKind, string>): Promise<Record<string, Record<string, number>>> {
   const sb = await countingSandbox();
   try {
-    const { token } = await cliJson<{ token: string }>(sb.dataDir, ["token", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
+    const { token } = await cliJson<{ token: string }>(sb.dataDir, [
+      "token",
+      "create",
+      "--org",
+      "demo",
+      "--scopes",
+      "read,write",
+      "--json",
+    ]);
     const host = await startConfiguredHost(sb.server.url, token);
     try {
       const out: Record<string, Record<string, number>> = {};
@@ -120,7 +154,11 @@ async function tokenRequests(texts: Record<ResourceKind, string>): Promise<Recor
   const host = await startProviderHost();
   try {
     const client = await cliJson<OAuthClient>(sb.dataDir, ["client", "create", "--org", "demo", "--scopes", "read,write", "--json"]);
-    await host.configure({ "cloudcost:apiUrl": sb.server.url, "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) });
+    await host.configure({
+      "cloudcost:apiUrl": sb.server.url,
+      "cloudcost:clientId": client.client_id,
+      "cloudcost:clientSecret": secret(client.client_secret),
+    });
     const u = urn("CloudGroup", "token-run");
     const checked = await host.check(u, {}, { name: "token run", __provider: texts.CloudGroup });
     const before = sb.seen.length;
@@ -152,5 +190,10 @@ async function tokenRequests(texts: Record<ResourceKind, string>): Promise<Recor
 
 export async function requestsBench(): Promise<Record<string, unknown>> {
   const texts = await providerTexts();
-  return { countedBy: "the sandbox's HTTP server", sample: SAMPLE, httpRequestsPerOperation: await perOperation(texts), tokens: await tokenRequests(texts) };
+  return {
+    countedBy: "the sandbox's HTTP server",
+    sample: SAMPLE,
+    httpRequestsPerOperation: await perOperation(texts),
+    tokens: await tokenRequests(texts),
+  };
 }

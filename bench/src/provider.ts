@@ -3,7 +3,14 @@ import { Pool } from "undici";
 import { leanEngine, type EncodedState } from "../../test/harness/lean-engine";
 import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
-import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "../../test/harness/provider-host";
+import {
+  providerTexts,
+  RESOURCE_KINDS,
+  startConfiguredHost,
+  urn,
+  type ProviderHost,
+  type ResourceKind,
+} from "../../test/harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
 
 /**
@@ -34,7 +41,16 @@ function workload(n: number, prefix: string): Item[] {
     const name = `${prefix}-${i}`;
     if (kind === "CloudGroup") return { kind, name, inputs: { name, ...(i % 6 === 0 ? { awsAccountIds: ["111122223333"] } : {}) } };
     if (kind === "BudgetAlert") return { kind, name, inputs: { name, amount: 100 + i, recipients: ["finops@example.com"] } };
-    return { kind, name, inputs: { name, report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["finops@example.com"] } };
+    return {
+      kind,
+      name,
+      inputs: {
+        name,
+        report: "summary",
+        schedule: { frequency: "daily", time: "09:00", timezone: "UTC" },
+        recipients: ["finops@example.com"],
+      },
+    };
   });
 }
 
@@ -119,7 +135,10 @@ async function direct(baseUrl: string, token: string, items: Item[]) {
       inParallel(prepared, async ({ item, body }) => {
         const created = await send("POST", `/${PLURAL[item.kind]}`, body);
         const members = item.inputs.awsAccountIds as string[] | undefined;
-        if (members) await send("PUT", `/groups/${String(created.id)}/members`, { members: members.map((accountId) => ({ provider: "aws", accountId })) });
+        if (members)
+          await send("PUT", `/groups/${String(created.id)}/members`, {
+            members: members.map((accountId) => ({ provider: "aws", accountId })),
+          });
         return { kind: item.kind, id: String(created.id) };
       }),
     );
@@ -146,12 +165,23 @@ function childCpuMs(pid: number | undefined): number {
 const ownCpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
 
 /** Where the CPU of a run went, in ms per operation, per process; `self` names what this process does in it. */
-async function cpuPerOperation<T>(pids: Record<string, number | undefined>, self: string, ops: number, work: () => Promise<T>): Promise<{ result: T; cpuMsPerOp: Record<string, number> }> {
-  const read = (): Record<string, number> => ({ ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, childCpuMs(pid)])), [`${self} (this process)`]: ownCpuMs() });
+async function cpuPerOperation<T>(
+  pids: Record<string, number | undefined>,
+  self: string,
+  ops: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMsPerOp: Record<string, number> }> {
+  const read = (): Record<string, number> => ({
+    ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, childCpuMs(pid)])),
+    [`${self} (this process)`]: ownCpuMs(),
+  });
   const before = read();
   const result = await work();
   const after = read();
-  return { result, cpuMsPerOp: Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - before[k]!) / ops) * 100) / 100])) };
+  return {
+    result,
+    cpuMsPerOp: Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - before[k]!) / ops) * 100) / 100])),
+  };
 }
 
 /** Ops/s through the host and of the undici floor, their ratio, and CPU per operation, for one sandbox. */
@@ -160,11 +190,15 @@ async function versusFloor(sandbox: RunningSandbox, token: string, texts: Record
   let viaHost: { result: Phases; cpuMsPerOp: Record<string, number> };
   try {
     const pids = { "provider host": host.process.pid, sandbox: sandbox.process.pid };
-    viaHost = await cpuPerOperation(pids, "engine stand-in", n * PHASES.length, () => throughHost(host, texts, workload(n, `${prefix}-host`)));
+    viaHost = await cpuPerOperation(pids, "engine stand-in", n * PHASES.length, () =>
+      throughHost(host, texts, workload(n, `${prefix}-host`)),
+    );
   } finally {
     await host.stop();
   }
-  const floor = await cpuPerOperation({ sandbox: sandbox.process.pid }, "undici client", n * PHASES.length, () => direct(sandbox.baseUrl, token, workload(n, `${prefix}-floor`)));
+  const floor = await cpuPerOperation({ sandbox: sandbox.process.pid }, "undici client", n * PHASES.length, () =>
+    direct(sandbox.baseUrl, token, workload(n, `${prefix}-floor`)),
+  );
   const perPhase = (f: (p: (typeof PHASES)[number]) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)]));
   return {
     resources: n,
@@ -206,7 +240,10 @@ export async function providerBench(): Promise<Record<string, unknown>> {
     const hostColdStartToFirstCreateMs = await coldStart(sandbox, token, texts);
     const loopback = await versusFloor(sandbox, token, texts, n, "loopback");
     const simulated: Record<string, unknown> = {};
-    for (const rtt of SIMULATED_RTTS_MS) simulated[`simulatedNetwork${rtt}ms`] = await withLatency(rtt, (remote, remoteToken) => versusFloor(remote, remoteToken, texts, Math.min(n, SIMULATED_N), `remote${rtt}`));
+    for (const rtt of SIMULATED_RTTS_MS)
+      simulated[`simulatedNetwork${rtt}ms`] = await withLatency(rtt, (remote, remoteToken) =>
+        versusFloor(remote, remoteToken, texts, Math.min(n, SIMULATED_N), `remote${rtt}`),
+      );
     return {
       parallelism: PARALLELISM,
       loopback,
@@ -221,7 +258,9 @@ export async function providerBench(): Promise<Record<string, unknown>> {
 
 /** A sandbox that delays every API request by `rttMs`, for the duration of `work`. */
 async function withLatency<T>(rttMs: number, work: (sandbox: RunningSandbox, token: string) => Promise<T>): Promise<T> {
-  const remote = await startSandbox({ args: ["--rate-limit", "0", "--faults", "1", "--fault-kinds", "latency", "--fault-latency-ms", String(rttMs)] });
+  const remote = await startSandbox({
+    args: ["--rate-limit", "0", "--faults", "1", "--fault-kinds", "latency", "--fault-latency-ms", String(rttMs)],
+  });
   try {
     return await work(remote, await remote.token());
   } finally {

@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   // Compiled to bench/dist/bench/src: results live beside the sources in bench/results.json.
   const file = join(__dirname, "..", "..", "..", "results.json");
   const previous = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { areas?: Record<string, unknown> }) : {};
-  const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: cpus().length, areas: { ...previous.areas, ...summary } };
+  const result = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    areas: { ...previous.areas, ...summary },
+  };
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify({ ...result, areas: summary }, null, 2));
 }

@@ -23,7 +23,8 @@ interface Request {
   body?: string;
 }
 
-const percentile = (sorted: number[], p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 100) / 100;
+const percentile = (sorted: number[], p: number) =>
+  Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0) * 100) / 100;
 
 /** Runs `next()` requests with CONCURRENCY workers over one keep-alive pool until DURATION_MS has passed (or `maxRequests` were issued). */
 async function load(origin: string, next: (i: number) => Request, maxRequests = Number.POSITIVE_INFINITY): Promise<Measurement> {
@@ -51,7 +52,13 @@ async function load(origin: string, next: (i: number) => Request, maxRequests = 
     await pool.close();
   }
   latencies.sort((a, b) => a - b);
-  return { requestsPerSecond: Math.round(latencies.length / seconds), requests: latencies.length, failures, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
+  return {
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    requests: latencies.length,
+    failures,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
 }
 
 /** The baseline: a bare fastify route returning a small JSON object, in its own process like the sandbox. */
@@ -59,7 +66,13 @@ async function startBareFastify(): Promise<{ origin: string; child: ChildProcess
   const script = `const app = require("fastify")(); app.get("/items", async () => ({ items: [{ id: 1 }], nextCursor: null }));
 app.listen({ port: 0, host: "127.0.0.1" }).then(() => console.log("http://127.0.0.1:" + app.server.address().port));`;
   const child = spawn(process.execPath, ["-e", script], { cwd: __dirname, stdio: ["ignore", "pipe", "inherit"] });
-  const origin = await readyLine(child, "bare fastify", 20_000, (line) => (line.startsWith("http://") ? line : undefined), () => "(stderr is inherited)");
+  const origin = await readyLine(
+    child,
+    "bare fastify",
+    20_000,
+    (line) => (line.startsWith("http://") ? line : undefined),
+    () => "(stderr is inherited)",
+  );
   return { origin, child };
 }
 
@@ -79,7 +92,16 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   try {
     const auth = { authorization: `Bearer ${await sandbox.token()}` };
     // A full first page (50 groups with members) makes the list measurement representative.
-    await load(sandbox.origin, (i) => ({ method: "POST", path: "/api/v1/groups", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: `Listed group ${i}` }) }), LIST_SEED_GROUPS);
+    await load(
+      sandbox.origin,
+      (i) => ({
+        method: "POST",
+        path: "/api/v1/groups",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name: `Listed group ${i}` }),
+      }),
+      LIST_SEED_GROUPS,
+    );
     const list = await load(sandbox.origin, () => ({ method: "GET", path: "/api/v1/groups?limit=50", headers: auth }));
     const create = await load(sandbox.origin, (i) => ({
       method: "POST",

@@ -18,9 +18,17 @@ const cents = (n: number): number => Math.round(n * 100) / 100;
 function groupWithDerivedBudget(slug: string, name: string, members: { aws?: string[]; azure?: string[] }) {
   const group = new CloudGroup(slug, { name, awsAccountIds: members.aws ?? [], azureSubscriptionIds: members.azure ?? [] });
   const derived = group.id.apply(async (groupId) => {
-    const [history, forecast] = await Promise.all([getCostSummary({ ...lastQuarter(), groupId }), getCostForecast({ ...thisQuarter(), groupId })]);
+    const [history, forecast] = await Promise.all([
+      getCostSummary({ ...lastQuarter(), groupId }),
+      getCostForecast({ ...thisQuarter(), groupId }),
+    ]);
     const fromHistory = cents((history.total * headroomPercent) / 100);
-    return { amount: Math.max(fromHistory, cents(forecast.total), 1), currency: history.currency, lastQuarter: history.total, forecast: forecast.total };
+    return {
+      amount: Math.max(fromHistory, cents(forecast.total), 1),
+      currency: history.currency,
+      lastQuarter: history.total,
+      forecast: forecast.total,
+    };
   });
   const alert = new BudgetAlert(`${slug}-quarterly`, {
     name: `${name} quarterly budget`,
@@ -34,8 +42,20 @@ function groupWithDerivedBudget(slug: string, name: string, members: { aws?: str
     ],
     recipients,
   });
-  return { groupId: group.id, alertId: alert.id, budget: alert.amount, lastQuarter: derived.lastQuarter, forecastThisQuarter: derived.forecast };
+  return {
+    groupId: group.id,
+    alertId: alert.id,
+    budget: alert.amount,
+    lastQuarter: derived.lastQuarter,
+    forecastThisQuarter: derived.forecast,
+  };
 }
 
-export const storefront = groupWithDerivedBudget("storefront", "Storefront", { aws: ["111122223333"], azure: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"] });
-export const analytics = groupWithDerivedBudget("analytics", "Analytics", { aws: ["777788889999"], azure: ["6f1a3c2e-8d4b-4b7a-9c51-2e0d7f3a9b14"] });
+export const storefront = groupWithDerivedBudget("storefront", "Storefront", {
+  aws: ["111122223333"],
+  azure: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+});
+export const analytics = groupWithDerivedBudget("analytics", "Analytics", {
+  aws: ["777788889999"],
+  azure: ["6f1a3c2e-8d4b-4b7a-9c51-2e0d7f3a9b14"],
+});

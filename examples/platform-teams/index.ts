@@ -16,7 +16,10 @@ const Team = z.object({
   reportDay: z.enum(["monday", "tuesday", "wednesday", "thursday", "friday"]).default("monday"),
 });
 type Team = z.infer<typeof Team>;
-const Teams = z.array(Team).min(1).refine((teams) => new Set(teams.map((t) => t.name)).size === teams.length, "team names must be unique");
+const Teams = z
+  .array(Team)
+  .min(1)
+  .refine((teams) => new Set(teams.map((t) => t.name)).size === teams.length, "team names must be unique");
 
 const config = new pulumi.Config();
 /** Receives every team's alerts besides the team's owner (reports go to the owner only). */

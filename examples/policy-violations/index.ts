@@ -24,14 +24,25 @@ new BudgetAlert("empty-budget", { name: "Empty budget", groupId: empty.id, amoun
 new CloudGroup("unwatched", { name: "Unwatched", awsAccountIds: ["444455556666"] });
 
 // cloud-group-exclusive-membership (advisory: reported, does not block): an account in two groups.
-const overlap = new CloudGroup("overlap", { name: "Overlap", awsAccountIds: ["111122223333"], azureSubscriptionIds: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"] });
+const overlap = new CloudGroup("overlap", {
+  name: "Overlap",
+  awsAccountIds: ["111122223333"],
+  azureSubscriptionIds: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+});
 new BudgetAlert("overlap-budget", { name: "Overlap budget", groupId: overlap.id, amount: 500, thresholds: guarded, recipients });
 
 // budget-alert-group-scope: no groupId, so it budgets the whole organization.
 new BudgetAlert("org-wide-budget", { name: "Organization budget", amount: 9000, thresholds: guarded, recipients });
 
 // budget-alert-currency: only USD is allowed by default.
-new BudgetAlert("euro-budget", { name: "Euro budget", groupId: checkout.id, amount: 2000, currency: "EUR", thresholds: guarded, recipients });
+new BudgetAlert("euro-budget", {
+  name: "Euro budget",
+  groupId: checkout.id,
+  amount: 2000,
+  currency: "EUR",
+  thresholds: guarded,
+  recipients,
+});
 
 // budget-alert-max-amount: more than 100,000 USD per month; being the largest, it also carries the
 // budget-total-cap message (the sum of the stack's USD budgets is over the configured 50,000).
@@ -41,7 +52,13 @@ new BudgetAlert("huge-budget", { name: "Huge budget", groupId: checkout.id, amou
 new BudgetAlert("silent-budget", { name: "Silent budget", groupId: checkout.id, amount: 1000, thresholds: guarded, recipients: [] });
 
 // budget-alert-thresholds: no forecast threshold, so it only fires once the money is spent.
-new BudgetAlert("late-budget", { name: "Late budget", groupId: checkout.id, amount: 1000, thresholds: [{ percent: 100, basis: "actual" }], recipients });
+new BudgetAlert("late-budget", {
+  name: "Late budget",
+  groupId: checkout.id,
+  amount: 1000,
+  thresholds: [{ percent: 100, basis: "actual" }],
+  recipients,
+});
 
 // scheduled-report-delivery: policy-config.json allows only CSV.
 new ScheduledReport("pdf-report", {

@@ -1,5 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { CloudCostClient, ConnectedAccount, CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "@cloudcost/api";
+import type {
+  CloudCostClient,
+  ConnectedAccount,
+  CostByDay,
+  CostByService,
+  CostComparison,
+  CostForecast,
+  CostQuery,
+  CostSummary,
+} from "@cloudcost/api";
 import { clientFor } from "./runtime/clients";
 
 /**

@@ -5,7 +5,14 @@ export { CloudGroup, type CloudGroupArgs } from "./cloud-group";
 export { BudgetAlert, type BudgetAlertArgs, type ThresholdArgs } from "./budget-alert";
 export { BUDGET_ALERT_DEFAULTS } from "./budget-alert-defaults";
 export { SETTINGS_ENV } from "./runtime/settings";
-export { ScheduledReport, type ScheduledReportArgs, type ScheduleArgs, type ScheduleOutput, type ReportKind, type DayOfWeek } from "./scheduled-report";
+export {
+  ScheduledReport,
+  type ScheduledReportArgs,
+  type ScheduleArgs,
+  type ScheduleOutput,
+  type ReportKind,
+  type DayOfWeek,
+} from "./scheduled-report";
 export type { ResourceKind } from "./dynamic-provider";
 export { getCostSummary, getCostByService, getCostByDay, getCostForecast, getCostComparison, getAccounts, type CostWindow } from "./cost";
 export { lastMonth, lastQuarter, monthToDate, thisQuarter, type DateWindow } from "./windows";

@@ -8,7 +8,11 @@
 
 /** The dotted numbers of a version (`3.216.0`, `v1.21.0`) or of a `^` range's floor (`^3.216.0`). */
 function numbers(version: string): number[] {
-  return version.replace(/^[\^~v>=\s]+/, "").split(/[.+-]/).slice(0, 3).map(Number);
+  return version
+    .replace(/^[\^~v>=\s]+/, "")
+    .split(/[.+-]/)
+    .slice(0, 3)
+    .map(Number);
 }
 
 /** `found` satisfies `^floor`: the same major version, at least the floor. */
@@ -27,7 +31,9 @@ function satisfiesCaret(found: string, range: string): boolean {
 export function assertSupportedVersion(pkg: string, found: string, range: string, who: string): void {
   if (satisfiesCaret(found, range)) return;
   const floor = numbers(range).join(".");
-  const error = new Error(`${who} needs ${pkg} ${range} (${floor} or a newer ${numbers(range)[0]}.x), but ${pkg} ${found.replace(/^v/, "")} is installed: run \`npm install ${pkg}@${range}\`.`);
+  const error = new Error(
+    `${who} needs ${pkg} ${range} (${floor} or a newer ${numbers(range)[0]}.x), but ${pkg} ${found.replace(/^v/, "")} is installed: run \`npm install ${pkg}@${range}\`.`,
+  );
   error.stack = `Error: ${error.message}`;
   throw error;
 }

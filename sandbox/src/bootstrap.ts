@@ -29,12 +29,16 @@ const DEMO_ACCOUNTS: readonly { provider: Provider; accountId: string; name: str
  */
 export function bootstrapDataFolder(ctx: SandboxContext): void {
   writeTransaction(ctx.db, () => {
-      if (sql(ctx.db, "SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
-      const org = ctx.orgs.create(DEMO_ORG, ALL_SCOPES);
-      for (const a of DEMO_ACCOUNTS) connectAccount(ctx, org.id, a.provider, a.accountId, a.name);
-      const production = ctx.groups.create(org.id, { name: "Production", description: "Production workloads on both clouds" }, "portal");
-      ctx.groups.replaceMembers(org.id, production.id, [DEMO_ACCOUNTS[0]!, DEMO_ACCOUNTS[3]!].map((a) => ({ provider: a.provider, accountId: a.accountId }) as const));
-      bootstrapIdentity(ctx, org);
-      sql(ctx.db, "INSERT INTO sandbox_meta (key, value) VALUES ('bootstrapped', ?)").run(new Date().toISOString());
+    if (sql(ctx.db, "SELECT 1 FROM sandbox_meta WHERE key = 'bootstrapped'").get()) return;
+    const org = ctx.orgs.create(DEMO_ORG, ALL_SCOPES);
+    for (const a of DEMO_ACCOUNTS) connectAccount(ctx, org.id, a.provider, a.accountId, a.name);
+    const production = ctx.groups.create(org.id, { name: "Production", description: "Production workloads on both clouds" }, "portal");
+    ctx.groups.replaceMembers(
+      org.id,
+      production.id,
+      [DEMO_ACCOUNTS[0]!, DEMO_ACCOUNTS[3]!].map((a) => ({ provider: a.provider, accountId: a.accountId }) as const),
+    );
+    bootstrapIdentity(ctx, org);
+    sql(ctx.db, "INSERT INTO sandbox_meta (key, value) VALUES ('bootstrapped', ?)").run(new Date().toISOString());
   });
 }

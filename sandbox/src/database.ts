@@ -40,7 +40,8 @@ const BUSY_TIMEOUT_MS = 5_000;
 const BUSY_RETRIES = 20;
 const BUSY_PAUSE_MS = 50;
 
-const isBusy = (error: unknown): boolean => typeof error === "object" && error !== null && /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
+const isBusy = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
 
 /** Sleeps without returning to the event loop: the database calls around it are synchronous too. */
 const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

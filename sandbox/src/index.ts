@@ -99,7 +99,10 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   // Known before the server is built: cookies are `Secure` when the public origin is https.
   if (publicUrl) ctx.config.origin = publicUrl.origin;
   try {
-    const app = await buildServer(ctx, { rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, faults: options.faults });
+    const app = await buildServer(ctx, {
+      rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      faults: options.faults,
+    });
     await app.listen({ port: options.port ?? 0, host });
     const { port } = app.server.address() as AddressInfo;
     const listenOrigin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

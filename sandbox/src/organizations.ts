@@ -38,7 +38,12 @@ export class Organizations {
   create(name: string, permissions: readonly Scope[]): Organization {
     if (this.byName(name)) throw new Error(`an organization named "${name}" already exists`);
     const id = newId("org");
-    sql(this.db, "INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(id, name, permissions.join(" "), new Date().toISOString());
+    sql(this.db, "INSERT INTO orgs (id, name, permissions, created_at) VALUES (?, ?, ?, ?)").run(
+      id,
+      name,
+      permissions.join(" "),
+      new Date().toISOString(),
+    );
     return { id, name, permissions: [...permissions], currency: "USD" };
   }
 

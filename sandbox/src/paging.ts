@@ -46,7 +46,9 @@ function decodeCursor(scope: ListScope, cursor: string): number {
   const m = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
   const presented = m ? Buffer.from(m[2]!, "base64url") : undefined;
   if (!m || !presented || presented.length !== 16 || !timingSafeEqual(presented, tag(scope, m[1]!))) {
-    throw invalidRequest("The cursor is not valid for this list.", [{ path: "query.cursor", code: "invalid_cursor", message: "is not a cursor returned by this list" }]);
+    throw invalidRequest("The cursor is not valid for this list.", [
+      { path: "query.cursor", code: "invalid_cursor", message: "is not a cursor returned by this list" },
+    ]);
   }
   return parseInt(m[1]!, 36);
 }

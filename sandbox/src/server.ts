@@ -74,7 +74,11 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     reply.header("x-request-id", request.id);
     if (!closing) return;
     // A request that arrives on a kept-alive connection while the server drains.
-    return sendProblem(request, reply, new ServiceError(503, "unavailable", "Service unavailable", "The sandbox is shutting down.", undefined, { connection: "close" }));
+    return sendProblem(
+      request,
+      reply,
+      new ServiceError(503, "unavailable", "Service unavailable", "The sandbox is shutting down.", undefined, { connection: "close" }),
+    );
   });
   registerHostCheck(app, () => ctx.config.allowedHosts ?? LOOPBACK_SET);
   app.setErrorHandler((error, request, reply) => {

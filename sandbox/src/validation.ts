@@ -9,7 +9,8 @@ export function fieldErrors(issues: readonly Issue[], where: string): FieldError
   return issues.flatMap((issue) => {
     const base = [where, ...issue.path.map(String)].join(".");
     // zod reports unknown keys once on the object; name each key so the client sees which field to drop.
-    if (issue.code === "unrecognized_keys") return issue.keys.map((k) => ({ path: `${base}.${k}`, code: "unrecognized_key", message: "is not a known field" }));
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((k) => ({ path: `${base}.${k}`, code: "unrecognized_key", message: "is not a known field" }));
     return [{ path: base, code: issue.code, message: issue.message }];
   });
 }

@@ -2,7 +2,15 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { command, detail, quote, step } from "./output";
 import { runPulumi, type PulumiCli, type PulumiRun } from "./pulumi-cli";
-import { DRIFTED_AMOUNT, POLICY_PACK, POLICY_VIOLATIONS, REPO, changeAlertBehindPulumisBack, stackConfig, type DemoCredentials } from "./story";
+import {
+  DRIFTED_AMOUNT,
+  POLICY_PACK,
+  POLICY_VIOLATIONS,
+  REPO,
+  changeAlertBehindPulumisBack,
+  stackConfig,
+  type DemoCredentials,
+} from "./story";
 
 const STACK = "demo";
 const VIOLATIONS_STACK = "demo-violations";
@@ -74,14 +82,27 @@ export async function cliStory(cli: PulumiCli, creds: DemoCredentials, dataDir: 
   step("Find the drift: pulumi preview --refresh");
   const preview = await must(pulumi(cli, ["preview", "--refresh", "--diff", "--stack", STACK, ...pack], REPO, env));
   const driftShown = preview.output.includes(String(DRIFTED_AMOUNT));
-  detail(driftShown ? `Refresh read amount ${DRIFTED_AMOUNT} from the service; the next \`pulumi up\` sets it back to ${before}.` : "No drift reported.");
+  detail(
+    driftShown
+      ? `Refresh read amount ${DRIFTED_AMOUNT} from the service; the next \`pulumi up\` sets it back to ${before}.`
+      : "No drift reported.",
+  );
 
   step("A stack the policy pack rejects (examples/policy-violations)");
   await initStack(cli, VIOLATIONS_STACK, POLICY_VIOLATIONS, env, creds);
-  const rejected = await pulumi(cli, ["preview", "--stack", VIOLATIONS_STACK, ...pack, "--policy-pack-config", "policy-config.json"], POLICY_VIOLATIONS, env);
+  const rejected = await pulumi(
+    cli,
+    ["preview", "--stack", VIOLATIONS_STACK, ...pack, "--policy-pack-config", "policy-config.json"],
+    POLICY_VIOLATIONS,
+    env,
+  );
   await must(pulumi(cli, ["stack", "rm", "--yes", "--force", VIOLATIONS_STACK], POLICY_VIOLATIONS, env));
   const policyBlocked = rejected.code !== 0 && rejected.output.includes("mandatory");
-  detail(policyBlocked ? "Rejected before anything was created: the messages above name the field to fix." : "The policy pack did not reject the stack.");
+  detail(
+    policyBlocked
+      ? "Rejected before anything was created: the messages above name the field to fix."
+      : "The policy pack did not reject the stack.",
+  );
 
   step("Destroy");
   const destroyed = (await pulumi(cli, ["destroy", "--yes", "--stack", STACK], REPO, env)).code === 0;

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { ForwardingMocks, type ForwardedResource } from "../../test/harness/mock-engine";
-import { declareResources, startPolicyPack, type Diagnostic, type PolicyPackConfigFile, type RunningPolicyPack } from "../../test/harness/policy-pack";
+import {
+  declareResources,
+  startPolicyPack,
+  type Diagnostic,
+  type PolicyPackConfigFile,
+  type RunningPolicyPack,
+} from "../../test/harness/policy-pack";
 import { secret, startProviderHost, type ProviderHost } from "../../test/harness/provider-host";
 import type { StoryOutcome } from "./cli-story";
 import { detail, step } from "./output";
@@ -61,11 +67,17 @@ async function refreshPreview(host: ProviderHost, resources: ForwardedResource[]
     const live = await host.read(r.urn, r.id, r.state, r.inputs);
     const declared = Object.keys(r.inputs).filter((k) => !k.startsWith("__") && r.inputs[k] !== undefined && k in r.state);
     const changed = declared.filter((k) => !isDeepStrictEqual(r.state[k], live.properties[k]));
-    for (const k of changed) detail(`~ ${short(r.type)} ${r.name}: ${k} ${JSON.stringify(r.state[k])} => ${JSON.stringify(live.properties[k])} (read from the service)`);
+    for (const k of changed)
+      detail(
+        `~ ${short(r.type)} ${r.name}: ${k} ${JSON.stringify(r.state[k])} => ${JSON.stringify(live.properties[k])} (read from the service)`,
+      );
     if (changed.length === 0) continue;
     const checked = await host.check(r.urn, live.properties, r.inputs);
     const diff = await host.diff(r.urn, r.id, live.properties, checked.inputs);
-    if (diff.changes === "some") detail(`  the next \`pulumi up\` updates ${r.name} back to the program's ${changed.map((k) => `${k} ${JSON.stringify(r.state[k])}`).join(", ")}`);
+    if (diff.changes === "some")
+      detail(
+        `  the next \`pulumi up\` updates ${r.name} back to the program's ${changed.map((k) => `${k} ${JSON.stringify(r.state[k])}`).join(", ")}`,
+      );
     drifted ||= changed.includes("amount") && live.properties.amount === DRIFTED_AMOUNT;
   }
   return drifted;

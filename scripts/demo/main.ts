@@ -24,7 +24,8 @@ function options(): Options {
     allowPositionals: false,
   });
   const engine = values.engine ?? process.env.CLOUDCOST_DEMO_ENGINE ?? "auto";
-  if (engine !== "auto" && engine !== "cli" && engine !== "harness") throw new Error(`--engine must be auto, cli or harness, not "${engine}"`);
+  if (engine !== "auto" && engine !== "cli" && engine !== "harness")
+    throw new Error(`--engine must be auto, cli or harness, not "${engine}"`);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
   return {
     exit: values.exit || process.env.CLOUDCOST_DEMO_EXIT === "1",
@@ -35,7 +36,17 @@ function options(): Options {
 
 /** An OAuth client with read and write scopes, made with the sandbox CLI (the portal's API Access page does the same). */
 async function createCredentials(sandbox: RunningSandbox): Promise<DemoCredentials> {
-  const client = await sandbox.cliJson<{ client_id: string; client_secret: string }>(["client", "create", "--org", "demo", "--name", "pulumi-demo", "--scopes", "read,write", "--json"]);
+  const client = await sandbox.cliJson<{ client_id: string; client_secret: string }>([
+    "client",
+    "create",
+    "--org",
+    "demo",
+    "--name",
+    "pulumi-demo",
+    "--scopes",
+    "read,write",
+    "--json",
+  ]);
   return { apiUrl: sandbox.baseUrl, clientId: client.client_id, clientSecret: client.client_secret };
 }
 
@@ -44,7 +55,9 @@ async function runStory(opts: Options, creds: DemoCredentials): Promise<StoryOut
     const lookup = await findPulumiCli();
     if (lookup.found) return cliStory(lookup.cli, creds, opts.dataDir);
     if (opts.engine === "cli") throw new Error(`the Pulumi CLI is required (--engine cli) but ${lookup.reason}`);
-    console.log(`\nPulumi CLI unavailable (${lookup.reason}): running the same story through the real dynamic-provider host and policy-pack processes instead.`);
+    console.log(
+      `\nPulumi CLI unavailable (${lookup.reason}): running the same story through the real dynamic-provider host and policy-pack processes instead.`,
+    );
   }
   return harnessStory(creds);
 }

@@ -57,7 +57,10 @@ export async function findPulumiCli(): Promise<CliLookup> {
   if (!existsSync(NPM_LAUNCHER)) return { found: false, reason: "no `pulumi` on PATH and the `pulumi` npm package is not installed" };
   const cache = launcherCache();
   if (!cache.cached && !(await reachable(DOWNLOAD_PROBE_URL))) {
-    return { found: false, reason: `no \`pulumi\` on PATH and the \`pulumi\` npm package cannot download CLI v${cache.version} (no network)` };
+    return {
+      found: false,
+      reason: `no \`pulumi\` on PATH and the \`pulumi\` npm package cannot download CLI v${cache.version} (no network)`,
+    };
   }
   if (!cache.cached) console.log(`   Downloading the Pulumi CLI v${cache.version} through the \`pulumi\` npm package (first run only) ...`);
   const fromNpm = await version(process.execPath, [NPM_LAUNCHER], cache.cached ? VERSION_TIMEOUT_MS : DOWNLOAD_TIMEOUT_MS);
@@ -80,7 +83,11 @@ export function runPulumi(
   opts: { cwd: string; env: NodeJS.ProcessEnv; echo?: (line: string) => void; stdin?: string },
 ): Promise<PulumiRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cli.file, [...cli.prefix, ...args, "--non-interactive", "--color", "never"], { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(cli.file, [...cli.prefix, ...args, "--non-interactive", "--color", "never"], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     // Secrets go in on stdin (`pulumi config set --secret KEY` reads it there), never on the command line.
     child.stdin.end(opts.stdin ?? "");
     let output = "";

@@ -4,7 +4,11 @@ import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 /** Records every HTTP attempt the client makes. */
 function recorder() {
   const events: RequestEvent[] = [];
-  return { events, onRequest: (e: RequestEvent) => events.push(e), count: (operation: string) => events.filter((e) => e.operation === operation).length };
+  return {
+    events,
+    onRequest: (e: RequestEvent) => events.push(e),
+    count: (operation: string) => events.filter((e) => e.operation === operation).length,
+  };
 }
 
 afterAll(() => closeAllPools());
@@ -46,7 +50,9 @@ describe("client against the sandbox", () => {
 
   it("turns a validation problem into an ApiError with field errors and the request id, without the token", async () => {
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-    const err = (await client.createAlert({ name: "x", amount: -5, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] }).catch((e: unknown) => e)) as ApiError;
+    const err = (await client
+      .createAlert({ name: "x", amount: -5, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect([400, 422]).toContain(err.status);
     expect(err.errors?.map((f) => f.path)).toContain("body.amount");
@@ -68,7 +74,11 @@ describe("client against the sandbox", () => {
   it("client credentials: one token request shared by concurrent calls", async () => {
     const oauth = await sandbox.client();
     const rec = recorder();
-    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret }, onRequest: rec.onRequest });
+    const client = new CloudCostClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret },
+      onRequest: rec.onRequest,
+    });
     await Promise.all(Array.from({ length: 8 }, () => client.getCostSummary({ from: "2026-10-01", to: "2026-10-31" })));
     await client.getCostByService({ from: "2026-10-01", to: "2026-10-31" });
     expect(rec.count("POST /oauth/token")).toBe(1);
@@ -79,8 +89,14 @@ describe("client against the sandbox", () => {
     const oauth = await sandbox.client("read");
     const r = await sandbox.cli(["client", "delete", "--org", "demo", oauth.client_id]);
     expect(r.code).toBe(0);
-    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret } });
-    const err = (await client.listAccounts().next().catch((e: unknown) => e)) as ApiError;
+    const client = new CloudCostClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { clientId: oauth.client_id, clientSecret: oauth.client_secret },
+    });
+    const err = (await client
+      .listAccounts()
+      .next()
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.oauthError).toBe("invalid_client");
     expect(err.message).toContain("invalid_client");
     expect(err.message).not.toContain(oauth.client_secret);
@@ -101,7 +117,11 @@ describe("client credentials with short-lived tokens (serve --token-ttl 2)", () 
 
   it("fetches a new token once the cached one is due to expire", async () => {
     const rec = recorder();
-    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: creds.client_id, clientSecret: creds.client_secret }, onRequest: rec.onRequest });
+    const client = new CloudCostClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { clientId: creds.client_id, clientSecret: creds.client_secret },
+      onRequest: rec.onRequest,
+    });
     await summary(client);
     await new Promise((r) => setTimeout(r, 2_100));
     await summary(client);
@@ -111,7 +131,11 @@ describe("client credentials with short-lived tokens (serve --token-ttl 2)", () 
 
   it("refreshes exactly once after a 401 for a token the client still believed valid", async () => {
     const rec = recorder();
-    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { clientId: creds.client_id, clientSecret: creds.client_secret }, onRequest: rec.onRequest });
+    const client = new CloudCostClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { clientId: creds.client_id, clientSecret: creds.client_secret },
+      onRequest: rec.onRequest,
+    });
     const issuedAt = Date.now();
     await summary(client);
     await new Promise((r) => setTimeout(r, 2_200));
@@ -130,13 +154,24 @@ describe("client credentials with short-lived tokens (serve --token-ttl 2)", () 
 
 describe("retries against injected faults", () => {
   it("a create retried after faults (reset-after included) never duplicates", async () => {
-    const sandbox = await startSandbox({ args: ["--faults", "0.4", "--fault-seed", "11", "--fault-kinds", "429,503,reset,reset-after", "--fault-latency-ms", "10"] });
+    const sandbox = await startSandbox({
+      args: ["--faults", "0.4", "--fault-seed", "11", "--fault-kinds", "429,503,reset,reset-after", "--fault-latency-ms", "10"],
+    });
     try {
       const rec = recorder();
-      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token() }, retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 20 }, onRequest: rec.onRequest });
+      const client = new CloudCostClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { apiToken: await sandbox.token() },
+        retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 20 },
+        onRequest: rec.onRequest,
+      });
       const names = Array.from({ length: 12 }, (_, i) => `Faulty ${i}`);
       for (const name of names) await client.createGroup({ name });
-      const clean = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token() }, retry: { maxAttempts: 8, baseDelayMs: 5 } });
+      const clean = new CloudCostClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { apiToken: await sandbox.token() },
+        retry: { maxAttempts: 8, baseDelayMs: 5 },
+      });
       const all: string[] = [];
       for await (const g of clean.listGroups()) all.push(g.name);
       expect(all.filter((n) => n.startsWith("Faulty")).sort()).toEqual([...names].sort());
@@ -155,7 +190,9 @@ describe("retries against injected faults", () => {
     const client = () => new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2 } });
 
     it("retries an idempotent GET up to the attempt budget", async () => {
-      const err = (await client().getGroup("grp_0123456789").catch((e: unknown) => e)) as ApiError;
+      const err = (await client()
+        .getGroup("grp_0123456789")
+        .catch((e: unknown) => e)) as ApiError;
       expect(err).toMatchObject({ status: 503, attempts: 2 });
       expect(err.requestId).toBeDefined();
     });
@@ -163,7 +200,11 @@ describe("retries against injected faults", () => {
       await expect(client().createGroup({ name: "x" })).rejects.toMatchObject({ status: 503, attempts: 2 });
     });
     it("gives up at once when Retry-After is longer than the client will wait", async () => {
-      const impatient = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 5, maxRetryAfterMs: 500 } });
+      const impatient = new CloudCostClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { apiToken: "ccpat_unused" },
+        retry: { maxAttempts: 5, maxRetryAfterMs: 500 },
+      });
       await expect(impatient.getGroup("grp_0123456789")).rejects.toMatchObject({ status: 503, attempts: 1 });
     });
     it("retries the group PATCH, which sets absolute values", async () => {
@@ -175,7 +216,12 @@ describe("retries against injected faults", () => {
     const sandbox = await startSandbox({ args: ["--faults", "1", "--fault-kinds", "429"] });
     try {
       const rec = recorder();
-      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2 }, onRequest: rec.onRequest });
+      const client = new CloudCostClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { apiToken: "ccpat_unused" },
+        retry: { maxAttempts: 2 },
+        onRequest: rec.onRequest,
+      });
       await expect(client.updateGroup("grp_0123456789", { name: "y" })).rejects.toMatchObject({ status: 429, attempts: 2 });
       expect(rec.events.map((e) => e.status)).toEqual([429, 429]);
     } finally {
@@ -186,7 +232,12 @@ describe("retries against injected faults", () => {
   it("bounds the time of each attempt", async () => {
     const sandbox = await startSandbox({ args: ["--faults", "1", "--fault-kinds", "latency", "--fault-latency-ms", "1500"] });
     try {
-      const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: "ccpat_unused" }, timeoutMs: 200, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+      const client = new CloudCostClient({
+        baseUrl: sandbox.baseUrl,
+        auth: { apiToken: "ccpat_unused" },
+        timeoutMs: 200,
+        retry: { maxAttempts: 2, baseDelayMs: 1 },
+      });
       await expect(client.getGroup("grp_0123456789")).rejects.toMatchObject({ status: 0, title: "request timed out", attempts: 2 });
     } finally {
       // The timed-out requests' connections stay open until the late answers arrive and then idle in the
@@ -197,7 +248,11 @@ describe("retries against injected faults", () => {
   });
 
   it("reports a refused connection after retrying idempotent calls", async () => {
-    const client = new CloudCostClient({ baseUrl: "http://127.0.0.1:9/api/v1", auth: { apiToken: "ccpat_unused" }, retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const client = new CloudCostClient({
+      baseUrl: "http://127.0.0.1:9/api/v1",
+      auth: { apiToken: "ccpat_unused" },
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
     const err = (await client.getGroup("grp_0123456789").catch((e: unknown) => e)) as ApiError;
     expect(err).toMatchObject({ status: 0, title: "connection failed", attempts: 2 });
     expect(err.message).toContain("ECONNREFUSED");

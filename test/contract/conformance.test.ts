@@ -57,11 +57,15 @@ const VALID_BODY: Record<string, () => unknown> = {
 const COST_WINDOW = "from=2026-10-01&to=2026-10-31";
 
 /** A request path of `op` with every path parameter filled in. */
-const pathOf = (op: Operation, values: Record<string, string> = UNKNOWN): string => op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? UNKNOWN[name]!);
+const pathOf = (op: Operation, values: Record<string, string> = UNKNOWN): string =>
+  op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? UNKNOWN[name]!);
 const apiOperations = () => contract.operations.filter((o) => o.base === API && o.secured);
 const readsBody = (op: Operation) => op.method !== "GET";
 const field = (reply: Reply, name: string): string => String((reply.body as Record<string, unknown>)[name]);
-const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+const form = (fields: Record<string, string>) => ({
+  raw: new URLSearchParams(fields).toString(),
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+});
 
 describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
   let sandbox: RunningSandbox;
@@ -91,16 +95,46 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
   });
 
   it("Cloud Groups and members: happy paths, stated rules and conflicts", async () => {
-    const created = await log.send({ method: "POST", path: "/groups", token, json: { name: "Conformance", description: "x" }, headers: { "idempotency-key": "grp-1" } });
+    const created = await log.send({
+      method: "POST",
+      path: "/groups",
+      token,
+      json: { name: "Conformance", description: "x" },
+      headers: { "idempotency-key": "grp-1" },
+    });
     expect(created.status).toBe(201);
     const id = field(created, "id");
     const etag = created.headers.get("etag")!;
-    expect((await log.send({ method: "POST", path: "/groups", token, json: { name: "Conformance", description: "x" }, headers: { "idempotency-key": "grp-1" } })).headers.get("idempotent-replayed")).toBe("true");
-    expect((await log.send({ method: "POST", path: "/groups", token, json: { name: "Other" }, headers: { "idempotency-key": "grp-1" } })).status).toBe(422);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/groups",
+          token,
+          json: { name: "Conformance", description: "x" },
+          headers: { "idempotency-key": "grp-1" },
+        })
+      ).headers.get("idempotent-replayed"),
+    ).toBe("true");
+    expect(
+      (await log.send({ method: "POST", path: "/groups", token, json: { name: "Other" }, headers: { "idempotency-key": "grp-1" } })).status,
+    ).toBe(422);
     expect((await log.send({ method: "POST", path: "/groups", token, json: { name: "Conformance" } })).status).toBe(409);
     // Rules the schema states: Prism must see each broken one, and the service refuses it.
-    for (const json of [{ name: "   " }, { name: "" }, { name: "x", colour: "red" }]) expect((await log.send({ method: "POST", path: "/groups", token, json, intent: "invalid" })).status).toBe(400);
-    expect((await log.send({ method: "POST", path: "/groups", token, json: { name: "k" }, headers: { "idempotency-key": "has space" }, intent: "invalid" })).status).toBe(400);
+    for (const json of [{ name: "   " }, { name: "" }, { name: "x", colour: "red" }])
+      expect((await log.send({ method: "POST", path: "/groups", token, json, intent: "invalid" })).status).toBe(400);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/groups",
+          token,
+          json: { name: "k" },
+          headers: { "idempotency-key": "has space" },
+          intent: "invalid",
+        })
+      ).status,
+    ).toBe(400);
     expect((await log.send({ method: "GET", path: "/groups?limit=0", token, intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "GET", path: "/groups?limit=2", token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: `/groups/${id}`, token })).status).toBe(200);
@@ -108,20 +142,60 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     const other = field(await log.send({ method: "POST", path: "/groups", token, json: { name: "Second" } }), "id");
     expect((await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: {}, intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { name: "Second" } })).status).toBe(409);
-    expect((await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { description: "y" }, headers: { "if-match": '"stale"' } })).status).toBe(412);
-    const renamed = await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { description: "y" }, headers: { "if-match": etag } });
+    expect(
+      (await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { description: "y" }, headers: { "if-match": '"stale"' } }))
+        .status,
+    ).toBe(412);
+    const renamed = await log.send({
+      method: "PATCH",
+      path: `/groups/${id}`,
+      token,
+      json: { description: "y" },
+      headers: { "if-match": etag },
+    });
     expect(renamed.status).toBe(200);
 
     const members = `/groups/${id}/members`;
     expect((await log.send({ method: "GET", path: members, token })).status).toBe(200);
-    expect((await log.send({ method: "PUT", path: members, token, json: { members: [{ provider: "aws", accountId: "111122223333" }] } })).status).toBe(200);
-    expect((await log.send({ method: "PUT", path: members, token, json: { members: [{ provider: "aws", accountId: "999999999999" }] } })).status).toBe(422);
-    expect((await log.send({ method: "PUT", path: members, token, json: { members: [{ provider: "aws", accountId: "12" }] }, intent: "invalid" })).status).toBe(400);
-    expect((await log.send({ method: "PUT", path: members, token, json: { members: [] }, headers: { "if-match": '"stale"' } })).status).toBe(412);
-    expect((await log.send({ method: "POST", path: members, token, json: { provider: "azure", accountId: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" } })).status).toBe(200);
-    expect((await log.send({ method: "POST", path: members, token, json: { provider: "aws", accountId: "999999999999" } })).status).toBe(422);
-    expect((await log.send({ method: "POST", path: members, token, json: { provider: "gcp", accountId: "x" }, intent: "invalid" })).status).toBe(400);
-    expect((await log.send({ method: "DELETE", path: `${members}/aws/111122223333`, token, headers: { "if-match": '"stale"' } })).status).toBe(412);
+    expect(
+      (await log.send({ method: "PUT", path: members, token, json: { members: [{ provider: "aws", accountId: "111122223333" }] } })).status,
+    ).toBe(200);
+    expect(
+      (await log.send({ method: "PUT", path: members, token, json: { members: [{ provider: "aws", accountId: "999999999999" }] } })).status,
+    ).toBe(422);
+    expect(
+      (
+        await log.send({
+          method: "PUT",
+          path: members,
+          token,
+          json: { members: [{ provider: "aws", accountId: "12" }] },
+          intent: "invalid",
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await log.send({ method: "PUT", path: members, token, json: { members: [] }, headers: { "if-match": '"stale"' } })).status,
+    ).toBe(412);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: members,
+          token,
+          json: { provider: "azure", accountId: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await log.send({ method: "POST", path: members, token, json: { provider: "aws", accountId: "999999999999" } })).status).toBe(
+      422,
+    );
+    expect(
+      (await log.send({ method: "POST", path: members, token, json: { provider: "gcp", accountId: "x" }, intent: "invalid" })).status,
+    ).toBe(400);
+    expect(
+      (await log.send({ method: "DELETE", path: `${members}/aws/111122223333`, token, headers: { "if-match": '"stale"' } })).status,
+    ).toBe(412);
     expect((await log.send({ method: "DELETE", path: `${members}/aws/111122223333`, token })).status).toBe(200);
 
     const alert = await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ groupId: other }) });
@@ -136,13 +210,35 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       ["alerts", alertBody],
       ["reports", reportBody],
     ] as const) {
-      const created = await log.send({ method: "POST", path: `/${plural}`, token, json: body(), headers: { "idempotency-key": `${plural}-1` } });
+      const created = await log.send({
+        method: "POST",
+        path: `/${plural}`,
+        token,
+        json: body(),
+        headers: { "idempotency-key": `${plural}-1` },
+      });
       expect(created.status).toBe(201);
       const one = `/${plural}/${field(created, "id")}`;
-      expect((await log.send({ method: "POST", path: `/${plural}`, token, json: body(), headers: { "idempotency-key": `${plural}-1` } })).headers.get("idempotent-replayed")).toBe("true");
-      expect((await log.send({ method: "POST", path: `/${plural}`, token, json: body({ name: "Other" }), headers: { "idempotency-key": `${plural}-1` } })).status).toBe(422);
+      expect(
+        (
+          await log.send({ method: "POST", path: `/${plural}`, token, json: body(), headers: { "idempotency-key": `${plural}-1` } })
+        ).headers.get("idempotent-replayed"),
+      ).toBe("true");
+      expect(
+        (
+          await log.send({
+            method: "POST",
+            path: `/${plural}`,
+            token,
+            json: body({ name: "Other" }),
+            headers: { "idempotency-key": `${plural}-1` },
+          })
+        ).status,
+      ).toBe(422);
       expect((await log.send({ method: "POST", path: `/${plural}`, token, json: body({ groupId: UNKNOWN.groupId }) })).status).toBe(422);
-      expect((await log.send({ method: "POST", path: `/${plural}`, token, json: body({ name: " \t " }), intent: "invalid" })).status).toBe(400);
+      expect((await log.send({ method: "POST", path: `/${plural}`, token, json: body({ name: " \t " }), intent: "invalid" })).status).toBe(
+        400,
+      );
       expect((await log.send({ method: "GET", path: `/${plural}?limit=1`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `/${plural}?limit=201`, token, intent: "invalid" })).status).toBe(400);
       expect((await log.send({ method: "GET", path: one, token })).status).toBe(200);
@@ -153,9 +249,23 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: "DELETE", path: one, token, headers: { "if-match": '"stale"' } })).status).toBe(412);
       expect((await log.send({ method: "DELETE", path: one, token })).status).toBe(204);
     }
-    for (const amount of [1250.5, 99.99, 0.01]) expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ amount }) })).status).toBe(201);
-    const invalidAlerts = [{ amount: 10.005 }, { amount: 0 }, { currency: "usd" }, { currency: "ABC" }, { thresholds: [] }, { thresholds: [{ percent: 80, basis: "actual" }, { percent: 80, basis: "actual" }] }];
-    for (const overrides of invalidAlerts) expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody(overrides), intent: "invalid" })).status).toBe(400);
+    for (const amount of [1250.5, 99.99, 0.01])
+      expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ amount }) })).status).toBe(201);
+    const invalidAlerts = [
+      { amount: 10.005 },
+      { amount: 0 },
+      { currency: "usd" },
+      { currency: "ABC" },
+      { thresholds: [] },
+      {
+        thresholds: [
+          { percent: 80, basis: "actual" },
+          { percent: 80, basis: "actual" },
+        ],
+      },
+    ];
+    for (const overrides of invalidAlerts)
+      expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody(overrides), intent: "invalid" })).status).toBe(400);
     for (const schedule of [
       { frequency: "daily", time: "07:30", timezone: "UTC" },
       { frequency: "monthly", dayOfMonth: 31, time: "07:30", timezone: "Asia/Tokyo" },
@@ -169,10 +279,18 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       { frequency: "hourly", time: "09:00", timezone: "UTC" },
       { frequency: "daily", time: "25:00", timezone: "UTC" },
     ]) {
-      expect((await log.send({ method: "POST", path: "/reports", token, json: reportBody({ schedule }), intent: "invalid" })).status).toBe(400);
+      expect((await log.send({ method: "POST", path: "/reports", token, json: reportBody({ schedule }), intent: "invalid" })).status).toBe(
+        400,
+      );
     }
     // A rule only the description states: Prism cannot know IANA zone names.
-    const zone = await log.send({ method: "POST", path: "/reports", token, json: reportBody({ schedule: { frequency: "daily", time: "09:00", timezone: "Mars/Olympus" } }), intent: "unchecked" });
+    const zone = await log.send({
+      method: "POST",
+      path: "/reports",
+      token,
+      json: reportBody({ schedule: { frequency: "daily", time: "09:00", timezone: "Mars/Olympus" } }),
+      intent: "unchecked",
+    });
     expect(zone.status).toBe(400);
   });
 
@@ -182,7 +300,9 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&groupId=${group}`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&groupId=${UNKNOWN.groupId}`, token })).status).toBe(404);
-      expect((await log.send({ method: "GET", path: `${op.path}?from=2026-02-30&to=2026-03-01`, token, intent: "invalid" })).status).toBe(400);
+      expect((await log.send({ method: "GET", path: `${op.path}?from=2026-02-30&to=2026-03-01`, token, intent: "invalid" })).status).toBe(
+        400,
+      );
     }
     for (const kind of ["insights", "waste", "recommendations"]) {
       const page = await log.send({ method: "GET", path: `/${kind}?limit=5`, token });
@@ -197,10 +317,28 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: "/filters", token })).status).toBe(200);
     const run = await log.send({ method: "POST", path: "/scans", token, headers: { "idempotency-key": "scan-1" } });
     expect(run.status).toBe(202);
-    expect((await log.send({ method: "POST", path: "/scans", token, headers: { "idempotency-key": "scan-1" } })).headers.get("idempotent-replayed")).toBe("true");
+    expect(
+      (await log.send({ method: "POST", path: "/scans", token, headers: { "idempotency-key": "scan-1" } })).headers.get(
+        "idempotent-replayed",
+      ),
+    ).toBe("true");
     // The key's fingerprint is method, path and body: a body where none was sent before is another request.
-    expect((await log.send({ method: "POST", path: "/scans", token, json: { again: true }, headers: { "idempotency-key": "scan-1" }, intent: "unchecked" })).status).toBe(422);
-    expect((await log.send({ method: "POST", path: "/scans", token, headers: { "idempotency-key": "k".repeat(256) }, intent: "invalid" })).status).toBe(400);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/scans",
+          token,
+          json: { again: true },
+          headers: { "idempotency-key": "scan-1" },
+          intent: "unchecked",
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await log.send({ method: "POST", path: "/scans", token, headers: { "idempotency-key": "k".repeat(256) }, intent: "invalid" }))
+        .status,
+    ).toBe(400);
     expect((await log.send({ method: "GET", path: `/scans/${field(run, "runId")}`, token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/scans?limit=1", token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/scans?limit=-1", token, intent: "invalid" })).status).toBe(400);
@@ -208,7 +346,11 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
   });
 
   it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431, 503", async () => {
-    const lacking: Record<string, string> = { read: await sandbox.token("run"), write: await sandbox.token("read"), run: await sandbox.token("read,write") };
+    const lacking: Record<string, string> = {
+      read: await sandbox.token("run"),
+      write: await sandbox.token("read"),
+      run: await sandbox.token("read,write"),
+    };
     const scopeOf = (op: Operation) => (op.method === "GET" ? "read" : op.path === "/scans" ? "run" : "write");
     const big = "x".repeat(1024 * 1024 + 1);
     for (const op of apiOperations()) {
@@ -216,30 +358,57 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: op.method, path, intent: "unchecked" })).status).toBe(401);
       expect((await log.send({ method: op.method, path, token: "not-a-token", intent: "unchecked" })).status).toBe(401);
       expect((await log.send({ method: op.method, path, token: lacking[scopeOf(op)], intent: "unchecked" })).status).toBe(403);
-      if (op.path.includes("{")) expect((await log.send({ method: op.method, path, token, json: VALID_BODY[op.operationId]?.() })).status).toBe(404);
+      if (op.path.includes("{"))
+        expect((await log.send({ method: op.method, path, token, json: VALID_BODY[op.operationId]?.() })).status).toBe(404);
       if (readsBody(op)) {
         // Prism answers malformed JSON itself and cannot carry a body over its own limit: straight to the service.
-        expect((await log.send({ method: op.method, path, token, raw: "{", headers: { "content-type": "application/json" }, via: "direct" })).status).toBe(400);
-        expect((await log.send({ method: op.method, path, token, raw: big, headers: { "content-type": "application/json" }, via: "direct" })).status).toBe(413);
-        expect((await log.send({ method: op.method, path, token, raw: "name=x", headers: { "content-type": "text/plain" }, intent: "unchecked" })).status).toBe(415);
+        expect(
+          (await log.send({ method: op.method, path, token, raw: "{", headers: { "content-type": "application/json" }, via: "direct" }))
+            .status,
+        ).toBe(400);
+        expect(
+          (await log.send({ method: op.method, path, token, raw: big, headers: { "content-type": "application/json" }, via: "direct" }))
+            .status,
+        ).toBe(413);
+        expect(
+          (
+            await log.send({
+              method: op.method,
+              path,
+              token,
+              raw: "name=x",
+              headers: { "content-type": "text/plain" },
+              intent: "unchecked",
+            })
+          ).status,
+        ).toBe(415);
       }
     }
     // 429: a sandbox allowing one request a minute per token; the count is kept per Authorization header.
     const limitedTargets: Targets = { prism: new Map(), direct: new Map([[API, limited.baseUrl]]) };
     await log.send({ method: "GET", path: "/filters", token: "spent", via: "direct" }, limitedTargets);
-    for (const op of apiOperations()) expect((await log.send({ method: op.method, path: pathOf(op), token: "spent", via: "direct" }, limitedTargets)).status).toBe(429);
+    for (const op of apiOperations())
+      expect((await log.send({ method: op.method, path: pathOf(op), token: "spent", via: "direct" }, limitedTargets)).status).toBe(429);
     // 503: a sandbox whose every API request gets the injected fault.
     const unavailableTargets: Targets = { prism: new Map(), direct: new Map([[API, unavailable.baseUrl]]) };
-    for (const op of apiOperations()) expect((await log.send({ method: op.method, path: pathOf(op), token, via: "direct" }, unavailableTargets)).status).toBe(503);
+    for (const op of apiOperations())
+      expect((await log.send({ method: op.method, path: pathOf(op), token, via: "direct" }, unavailableTargets)).status).toBe(503);
     // 431 comes from the HTTP server before routing, for every operation (Prism's own server would answer it first).
     for (const op of contract.operations) {
-      expect((await log.send({ method: op.method, path: pathOf(op), token, headers: { "x-padding": "p".repeat(20_000) }, via: "direct" })).status).toBe(431);
+      expect(
+        (await log.send({ method: op.method, path: pathOf(op), token, headers: { "x-padding": "p".repeat(20_000) }, via: "direct" }))
+          .status,
+      ).toBe(431);
     }
   });
 
   it("the authorization server: token, discovery, registration, authorization, revocation, introspection", async () => {
     expect((await log.send({ method: "GET", path: "/.well-known/oauth-authorization-server" })).status).toBe(200);
-    const registered = await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI], client_name: "conformance" } });
+    const registered = await log.send({
+      method: "POST",
+      path: "/oauth/register",
+      json: { redirect_uris: [REDIRECT_URI], client_name: "conformance" },
+    });
     expect(registered.status).toBe(201);
     const invalidRegistrations = [
       { redirect_uris: [] },
@@ -248,24 +417,62 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       { redirect_uris: [REDIRECT_URI], client_name: "  " },
       { redirect_uris: [REDIRECT_URI], scope: "read admin" },
     ];
-    for (const json of invalidRegistrations) expect((await log.send({ method: "POST", path: "/oauth/register", json, intent: "invalid" })).status).toBe(400);
-    expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI], scope: " read  write " } })).status).toBe(201);
-    expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: ["http://example.com/cb"] } })).status).toBe(400);
+    for (const json of invalidRegistrations)
+      expect((await log.send({ method: "POST", path: "/oauth/register", json, intent: "invalid" })).status).toBe(400);
+    expect(
+      (await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI], scope: " read  write " } })).status,
+    ).toBe(201);
+    expect((await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: ["http://example.com/cb"] } })).status).toBe(
+      400,
+    );
 
     const { client_id, client_secret } = await sandbox.client("read,write");
     const credentials = { client_id, client_secret };
     const issued = await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "client_credentials", ...credentials }) });
     expect(issued.status).toBe(200);
     const accessToken = field(issued, "access_token");
-    expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "client_credentials", client_id, client_secret: "wrong" }) })).status).toBe(401);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/oauth/token",
+          ...form({ grant_type: "client_credentials", client_id, client_secret: "wrong" }),
+        })
+      ).status,
+    ).toBe(401);
     const basic = `Basic ${Buffer.from(`${encodeURIComponent(client_id)}:${encodeURIComponent(client_secret)}`).toString("base64")}`;
     const viaBasic = form({ grant_type: "client_credentials", scope: "read" });
-    expect((await log.send({ method: "POST", path: "/oauth/token", ...viaBasic, headers: { ...viaBasic.headers, authorization: basic } })).status).toBe(200);
-    expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "password", ...credentials }), intent: "invalid" })).status).toBe(400);
-    expect((await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "authorization_code", code: "nope", redirect_uri: REDIRECT_URI, code_verifier: "v".repeat(43), ...credentials }) })).status).toBe(400);
+    expect(
+      (await log.send({ method: "POST", path: "/oauth/token", ...viaBasic, headers: { ...viaBasic.headers, authorization: basic } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await log.send({ method: "POST", path: "/oauth/token", ...form({ grant_type: "password", ...credentials }), intent: "invalid" }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/oauth/token",
+          ...form({
+            grant_type: "authorization_code",
+            code: "nope",
+            redirect_uri: REDIRECT_URI,
+            code_verifier: "v".repeat(43),
+            ...credentials,
+          }),
+        })
+      ).status,
+    ).toBe(400);
 
-    expect((await log.send({ method: "POST", path: "/oauth/introspect", ...form({ token: accessToken, ...credentials }) })).status).toBe(200);
-    expect((await log.send({ method: "POST", path: "/oauth/introspect", ...form({ token: accessToken, client_id, client_secret: "wrong" }) })).status).toBe(401);
+    expect((await log.send({ method: "POST", path: "/oauth/introspect", ...form({ token: accessToken, ...credentials }) })).status).toBe(
+      200,
+    );
+    expect(
+      (await log.send({ method: "POST", path: "/oauth/introspect", ...form({ token: accessToken, client_id, client_secret: "wrong" }) }))
+        .status,
+    ).toBe(401);
     expect((await log.send({ method: "POST", path: "/oauth/introspect", ...form(credentials), intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "POST", path: "/oauth/revoke", ...form({ token: accessToken }) })).status).toBe(401);
     expect((await log.send({ method: "POST", path: "/oauth/revoke", ...form(credentials), intent: "invalid" })).status).toBe(400);
@@ -282,13 +489,17 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: authorize({ client_id: "unknown" }) })).status).toBe(400);
     const cookies = await signedInCookies(sandbox.origin);
     const signedIn = { cookie: cookies.join("; ") };
-    expect((await log.send({ method: "GET", path: authorize({ response_type: "token" }), headers: signedIn, via: "direct" })).status).toBe(302);
+    expect((await log.send({ method: "GET", path: authorize({ response_type: "token" }), headers: signedIn, via: "direct" })).status).toBe(
+      302,
+    );
     const consent = await log.send({ method: "GET", path: authorize(), headers: { cookie: cookies.join("; ") } });
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('action="/oauth/authorize"');
     // Without its CSRF cookie (cleared, expired) the consent page sets a new one.
     const withoutCsrf = cookies.filter((c) => !c.startsWith("cc_csrf_")).join("; ");
-    expect((await log.send({ method: "GET", path: authorize(), headers: { cookie: withoutCsrf } })).headers.get("set-cookie")).toMatch(/^cc_csrf_/);
+    expect((await log.send({ method: "GET", path: authorize(), headers: { cookie: withoutCsrf } })).headers.get("set-cookie")).toMatch(
+      /^cc_csrf_/,
+    );
   });
 
   it("has nothing to complain about, and exercised every operation, status and header of the document", () => {

@@ -18,7 +18,10 @@ describe("a client generated from api/openapi.json (openapi-typescript + openapi
   afterAll(() => sandbox.dispose());
 
   it("is what openapi-typescript makes of the document today (run `npm run openapi`)", () => {
-    const fresh = execFileSync(process.execPath, [OPENAPI_TS, DOCUMENT_PATH, "--default-non-nullable", "false"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const fresh = execFileSync(process.execPath, [OPENAPI_TS, DOCUMENT_PATH, "--default-non-nullable", "false"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     expect(readFileSync(GENERATED, "utf8")).toBe(fresh);
   });
 
@@ -32,7 +35,9 @@ describe("a client generated from api/openapi.json (openapi-typescript + openapi
       types: [],
       skipLibCheck: true,
     });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     expect(diagnostics).toEqual([]);
   });
 

@@ -15,11 +15,16 @@ export interface DemoRun {
 /** Runs `npm run demo`'s script (`node scripts/demo.js --exit`) on `dataDir` and waits for it to end by itself. */
 export function runDemo(engine: "cli" | "harness", dataDir: string, timeoutMs: number): Promise<DemoRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [DEMO, "--exit", "--engine", engine, "--data", dataDir], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      noteCommandEnd("scripts/demo.js", err);
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [DEMO, "--exit", "--engine", engine, "--data", dataDir],
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        noteCommandEnd("scripts/demo.js", err);
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -52,7 +52,9 @@ describe("npm run demo -- --exit (without the Pulumi CLI)", () => {
   });
 
   it("shows the policy pack's messages for the rejected stack", () => {
-    expect(run.stdout).toContain('[mandatory] budget-alert-currency (euro-budget): currency "EUR" is not allowed: set currency to one of USD');
+    expect(run.stdout).toContain(
+      '[mandatory] budget-alert-currency (euro-budget): currency "EUR" is not allowed: set currency to one of USD',
+    );
     expect(run.stdout).toMatch(/\[advisory\] cloud-group-exclusive-membership \(overlap\)/);
     expect(run.stdout).toMatch(/policy pack: 14 resources analyzed, 11 violation\(s\)/);
   });

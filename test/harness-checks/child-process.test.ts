@@ -12,8 +12,16 @@ function nodeChild(behaviour: string): ChildProcess {
   return spawn(process.execPath, ["-e", `${behaviour} console.log("ready");`], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
-const ready = (child: ChildProcess, what: string) => readyLine(child, what, 20_000, (line) => (line === "ready" ? true : undefined), () => "");
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+const ready = (child: ChildProcess, what: string) =>
+  readyLine(
+    child,
+    what,
+    20_000,
+    (line) => (line === "ready" ? true : undefined),
+    () => "",
+  );
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
 
 afterEach(() => {
   // Whatever a test here provoked on purpose must not fail the next one.
@@ -55,7 +63,11 @@ describe("child processes started through the test harness", () => {
 
   it("a one-shot command that aborts is recorded; one killed by its own timeout is not", async () => {
     const run = (script: string, timeout: number) =>
-      new Promise<ReturnType<typeof noteCommandEnd>>((resolve) => execFile(process.execPath, ["-e", script], { timeout, killSignal: "SIGKILL" }, (err) => resolve(noteCommandEnd("cli", err, "SIGKILL"))));
+      new Promise<ReturnType<typeof noteCommandEnd>>((resolve) =>
+        execFile(process.execPath, ["-e", script], { timeout, killSignal: "SIGKILL" }, (err) =>
+          resolve(noteCommandEnd("cli", err, "SIGKILL")),
+        ),
+      );
     expect(await run("process.abort()", 20_000)).toEqual({ what: "cli", pid: undefined, signal: "SIGABRT" });
     expect(await run("setInterval(() => {}, 1000)", 200)).toBeUndefined();
     expect(await run("process.exit(3)", 20_000)).toBeUndefined();

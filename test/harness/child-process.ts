@@ -41,7 +41,11 @@ export function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
  * Records how a one-shot command ended (`execFile`'s callback error): a death by a signal other than
  * the `killSignal` of its own `timeout` counts like any other unexpected signal death. Returns it, if any.
  */
-export function noteCommandEnd(what: string, err: { signal?: NodeJS.Signals | null; killed?: boolean } | null, timeoutSignal: NodeJS.Signals = "SIGTERM"): SignalDeath | undefined {
+export function noteCommandEnd(
+  what: string,
+  err: { signal?: NodeJS.Signals | null; killed?: boolean } | null,
+  timeoutSignal: NodeJS.Signals = "SIGTERM",
+): SignalDeath | undefined {
   if (!err?.signal || (err.killed && err.signal === timeoutSignal)) return undefined;
   const death: SignalDeath = { what, pid: undefined, signal: err.signal };
   unexpected.push(death);
@@ -72,7 +76,13 @@ function ownUntilExit(child: ChildProcess, what: string): void {
  * in that last case the child is killed, so a failed start leaves no process behind to keep a test
  * worker alive. Stdout keeps being drained afterwards, so a chatty child never blocks on a full pipe.
  */
-export function readyLine<T>(child: ChildProcess, what: string, timeoutMs: number, parse: (line: string) => T | undefined, stderr: () => string): Promise<T> {
+export function readyLine<T>(
+  child: ChildProcess,
+  what: string,
+  timeoutMs: number,
+  parse: (line: string) => T | undefined,
+  stderr: () => string,
+): Promise<T> {
   ownUntilExit(child, what);
   return new Promise<T>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -87,7 +97,8 @@ export function readyLine<T>(child: ChildProcess, what: string, timeoutMs: numbe
       const value = parse(line);
       if (value !== undefined) settle(() => resolve(value));
     };
-    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => settle(() => reject(new Error(`${what} exited (${code ?? signal}) before it was ready: ${stderr()}`)));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      settle(() => reject(new Error(`${what} exited (${code ?? signal}) before it was ready: ${stderr()}`)));
     const onError = (err: Error): void => settle(() => reject(new Error(`${what} could not be started: ${err.message}`)));
     const timer = setTimeout(() => {
       signalChild(child, "SIGKILL");

@@ -171,7 +171,17 @@ export class Engine {
   readonly stack: string;
   private readonly hosts = new Map<string, Promise<{ host: ProviderHost; acceptSecrets: boolean }>>();
   private config: Json;
-  private run: { preview: boolean; replaceTargets: Set<string>; registered: Set<string>; news: Map<string, StoredResource>; steps: StepRecord[]; diagnostics: Diagnostic[]; pendingDeletes: StoredResource[] } | undefined;
+  private run:
+    | {
+        preview: boolean;
+        replaceTargets: Set<string>;
+        registered: Set<string>;
+        news: Map<string, StoredResource>;
+        steps: StepRecord[];
+        diagnostics: Diagnostic[];
+        pendingDeletes: StoredResource[];
+      }
+    | undefined;
 
   private readonly opts: EngineOptions;
 
@@ -226,7 +236,15 @@ export class Engine {
 
   /** Starts an update: registrations follow through {@link register}, then {@link finish}. */
   begin(opts: { preview?: boolean; replaceTargets?: string[] } = {}): void {
-    this.run = { preview: opts.preview ?? false, replaceTargets: new Set(opts.replaceTargets ?? []), registered: new Set(), news: new Map(), steps: [], diagnostics: [], pendingDeletes: [] };
+    this.run = {
+      preview: opts.preview ?? false,
+      replaceTargets: new Set(opts.replaceTargets ?? []),
+      registered: new Set(),
+      news: new Map(),
+      steps: [],
+      diagnostics: [],
+      pendingDeletes: [],
+    };
   }
 
   /**
@@ -246,14 +264,24 @@ export class Engine {
     // ignoreChanges: ignored paths take the value of the OLD (stored) inputs before Check.
     let inputs = old ? processIgnoreChanges(goal.inputs, old.inputs, options.ignoreChanges ?? []) : goal.inputs;
     // Check: a targeted replace ignores the old state (no olds, goal properties).
-    const checked = old && !targetedReplace ? await host.check(urn, send(old.inputs), send(inputs)) : await host.check(urn, {}, send(old ? goal.inputs : inputs));
+    const checked =
+      old && !targetedReplace
+        ? await host.check(urn, send(old.inputs), send(inputs))
+        : await host.check(urn, {}, send(old ? goal.inputs : inputs));
     if (checked.failures.length) throw new Error(`${goal.name}: ${checked.failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
     inputs = annotateSecrets(checked.inputs, inputs);
 
     // Analyzers: Remediate first (its properties become the inputs, with no second Check), then Analyze.
     inputs = await this.analyze(goal, urn, inputs);
 
-    const base = { urn, type: goal.type, name: goal.name, options, propertyDependencies: goal.propertyDependencies ?? {}, dependencies: goal.dependencies ?? [] };
+    const base = {
+      urn,
+      type: goal.type,
+      name: goal.name,
+      options,
+      propertyDependencies: goal.propertyDependencies ?? {},
+      dependencies: goal.dependencies ?? [],
+    };
     if (!old) {
       const created = await this.create(urn, inputs, config);
       run.steps.push({ op: "create", urn });
@@ -272,7 +300,9 @@ export class Engine {
       return this.store({ ...base, id: old.id, outputs: old.outputs, inputs, providerConfig: config }, "create");
     }
     if (diff.replaces.length === 0) {
-      const outs = run.preview ? inputs : annotateSecrets(await host.update(urn, old.id, send(old.outputs), send(inputs), send(old.inputs)), inputs);
+      const outs = run.preview
+        ? inputs
+        : annotateSecrets(await host.update(urn, old.id, send(old.outputs), send(inputs), send(old.inputs)), inputs);
       run.steps.push({ op: "update", urn });
       return this.store({ ...base, id: old.id, outputs: outs, inputs, providerConfig: config }, "create");
     }
@@ -305,7 +335,18 @@ export class Engine {
     if (res.outputsMissing) throw new Error(`resource '${goal.id}' does not exist`);
     this.run?.steps.push({ op: "read", urn });
     const outputs = annotateSecrets(res.properties, goal.inputs);
-    const stored = { urn, type: goal.type, name: goal.name, id: res.id || goal.id, inputs: goal.inputs, outputs, providerConfig: this.config, options: {}, propertyDependencies: {}, dependencies: [] };
+    const stored = {
+      urn,
+      type: goal.type,
+      name: goal.name,
+      id: res.id || goal.id,
+      inputs: goal.inputs,
+      outputs,
+      providerConfig: this.config,
+      options: {},
+      propertyDependencies: {},
+      dependencies: [],
+    };
     this.resources.push({ type: goal.type, name: goal.name, urn, id: stored.id, inputs: goal.inputs, state: outputs, via: "read" });
     return stored;
   }
@@ -326,7 +367,14 @@ export class Engine {
         // in a preview a create's outputs are its checked inputs).
         const resources = [...run.news.values()];
         const result = await this.opts.policyPack.analyzeStack(
-          resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, properties: withoutInternal(r.outputs), dependencies: r.dependencies, propertyDependencies: r.propertyDependencies })),
+          resources.map((r) => ({
+            type: r.type,
+            name: r.name,
+            urn: r.urn,
+            properties: withoutInternal(r.outputs),
+            dependencies: r.dependencies,
+            propertyDependencies: r.propertyDependencies,
+          })),
         );
         run.diagnostics.push(...result.diagnostics);
       }
@@ -378,7 +426,9 @@ export class Engine {
   private store(stepped: StoredResource, via: "create"): StoredResource {
     const run = this.current();
     const secretKeys = stepped.options.additionalSecretOutputs ?? [];
-    const outputs = Object.fromEntries(Object.entries(stepped.outputs).map(([k, v]) => [k, secretKeys.includes(k) && !isSecret(v) ? wrap(v) : v]));
+    const outputs = Object.fromEntries(
+      Object.entries(stepped.outputs).map(([k, v]) => [k, secretKeys.includes(k) && !isSecret(v) ? wrap(v) : v]),
+    );
     const r = { ...stepped, outputs };
     run.news.set(r.urn, r);
     if (!run.preview) this.state.set(r.urn, r);
@@ -401,7 +451,12 @@ export class Engine {
       }
       const inputs = res.inputs ? annotateSecrets(res.inputs, r.inputs) : r.inputs;
       const outputs = annotateSecrets(res.properties, r.outputs);
-      results.push({ urn: r.urn, gone: false, inputsChanged: !isDeepStrictEqual(inputs, r.inputs), outputsChanged: !isDeepStrictEqual(outputs, r.outputs) });
+      results.push({
+        urn: r.urn,
+        gone: false,
+        inputsChanged: !isDeepStrictEqual(inputs, r.inputs),
+        outputsChanged: !isDeepStrictEqual(outputs, r.outputs),
+      });
       this.state.set(r.urn, { ...r, id: res.id, inputs, outputs });
     }
     return results;
@@ -427,9 +482,17 @@ export class Engine {
    * ReadResource answered by this engine (resource options and property dependencies as the SDK sent
    * them). Resolves once every resource the program returned is registered, after deletes and AnalyzeStack.
    */
-  async runProgram(program: () => unknown, opts: { preview?: boolean; replaceTargets?: string[] } = {}): Promise<UpResult & { exports: unknown }> {
+  async runProgram(
+    program: () => unknown,
+    opts: { preview?: boolean; replaceTargets?: string[] } = {},
+  ): Promise<UpResult & { exports: unknown }> {
     const preview = opts.preview ?? false;
-    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, this.project, this.stack, preview);
+    await pulumi.runtime.setMocks(
+      { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
+      this.project,
+      this.stack,
+      preview,
+    );
     this.attach();
     this.begin(opts);
     const run = this.run;
@@ -455,7 +518,12 @@ export class Engine {
    * every registration goes through {@link register}, and a failed step is answered to the SDK as an error.
    */
   async open(): Promise<void> {
-    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, this.project, this.stack, false);
+    await pulumi.runtime.setMocks(
+      { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
+      this.project,
+      this.stack,
+      false,
+    );
     this.onError = undefined;
     this.attach();
     this.begin();
@@ -475,7 +543,11 @@ export class Engine {
     monitor.readResource = (req, cb) => this.track(this.fromRead(req), cb, (s) => readResponse(s));
   }
 
-  private track<R>(work: Promise<StoredResource | undefined>, cb: (err: Error | null, res?: R) => void, respond: (s: StoredResource) => R): void {
+  private track<R>(
+    work: Promise<StoredResource | undefined>,
+    cb: (err: Error | null, res?: R) => void,
+    respond: (s: StoredResource) => R,
+  ): void {
     const p = work.then(
       (s) => cb(null, s ? respond(s) : undefined),
       // Under runProgram the engine ends the program on a failed step (answering the SDK would only surface
@@ -491,13 +563,34 @@ export class Engine {
     const urn = this.urnOf(req.getType(), req.getName());
     if (!req.getCustom() || !req.getType().startsWith("pulumi-nodejs:dynamic")) {
       // Component resources and the stack: echoed, as the engine records them without a provider.
-      return { urn, type: req.getType(), name: req.getName(), id: "", inputs, outputs: inputs, providerConfig: {}, options: {}, propertyDependencies: {}, dependencies: [] };
+      return {
+        urn,
+        type: req.getType(),
+        name: req.getName(),
+        id: "",
+        inputs,
+        outputs: inputs,
+        providerConfig: {},
+        options: {},
+        propertyDependencies: {},
+        dependencies: [],
+      };
     }
     const propertyDependencies: Record<string, string[]> = {};
     req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
-    const options: ResourceOptions = { ignoreChanges: req.getIgnorechangesList(), additionalSecretOutputs: req.getAdditionalsecretoutputsList() };
+    const options: ResourceOptions = {
+      ignoreChanges: req.getIgnorechangesList(),
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+    };
     if (req.getDeletebeforereplacedefined()) options.deleteBeforeReplace = req.getDeletebeforereplace();
-    return this.register({ type: req.getType(), name: req.getName(), inputs, options, propertyDependencies, dependencies: req.getDependenciesList() });
+    return this.register({
+      type: req.getType(),
+      name: req.getName(),
+      inputs,
+      options,
+      propertyDependencies,
+      dependencies: req.getDependenciesList(),
+    });
   }
 
   private async fromRead(req: resproto.ReadResourceRequest): Promise<StoredResource> {

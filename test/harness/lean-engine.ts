@@ -69,7 +69,12 @@ function messageOf(fields: [number, string | Buffer][]): Buffer {
 /** One unary call: the response message, or an error carrying grpc-status and grpc-message. */
 function unary(session: ClientHttp2Session, method: string, message: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     const prefix = Buffer.alloc(5);
     prefix.writeUInt32BE(message.length, 1);
     stream.end(Buffer.concat([prefix, message]));
@@ -78,7 +83,8 @@ function unary(session: ClientHttp2Session, method: string, message: Buffer): Pr
     let detail = "";
     // A failed call may answer with headers only ("Trailers-Only"), so the status is looked for in both.
     const noteStatus = (headers: Record<string, unknown>) => {
-      if (headers["grpc-status"] !== undefined) [status, detail] = [String(headers["grpc-status"]), decodeURIComponent(String(headers["grpc-message"] ?? ""))];
+      if (headers["grpc-status"] !== undefined)
+        [status, detail] = [String(headers["grpc-status"]), decodeURIComponent(String(headers["grpc-message"] ?? ""))];
     };
     stream.on("response", noteStatus);
     stream.on("trailers", noteStatus);
@@ -110,15 +116,42 @@ export function leanEngine(address: string): LeanEngine {
       return fields[1] ?? Buffer.alloc(0);
     },
     async create(urn, inputs) {
-      const res = fieldsOf(await unary(session, "Create", messageOf([[1, urn], [2, inputs]])));
+      const res = fieldsOf(
+        await unary(
+          session,
+          "Create",
+          messageOf([
+            [1, urn],
+            [2, inputs],
+          ]),
+        ),
+      );
       return { id: res[1]?.toString() ?? "", properties: res[2] ?? Buffer.alloc(0) };
     },
     async read(urn, id, properties) {
-      const res = fieldsOf(await unary(session, "Read", messageOf([[1, id], [2, urn], [3, properties]])));
+      const res = fieldsOf(
+        await unary(
+          session,
+          "Read",
+          messageOf([
+            [1, id],
+            [2, urn],
+            [3, properties],
+          ]),
+        ),
+      );
       return res[1]?.toString() ?? "";
     },
     async delete(urn, id, properties) {
-      await unary(session, "Delete", messageOf([[1, id], [2, urn], [3, properties]]));
+      await unary(
+        session,
+        "Delete",
+        messageOf([
+          [1, id],
+          [2, urn],
+          [3, properties],
+        ]),
+      );
     },
     close: () => session.close(),
   };

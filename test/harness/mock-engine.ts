@@ -56,7 +56,8 @@ export class ForwardingMocks implements pulumi.runtime.Mocks {
   ) {}
 
   async newResource(args: pulumi.runtime.MockResourceArgs): Promise<pulumi.runtime.MockResourceResult> {
-    if (!args.type.startsWith("pulumi-nodejs:dynamic")) return { id: args.custom ? `${args.name}-id` : undefined, state: args.inputs as Json };
+    if (!args.type.startsWith("pulumi-nodejs:dynamic"))
+      return { id: args.custom ? `${args.name}-id` : undefined, state: args.inputs as Json };
     const urn = `urn:pulumi:${this.stack}::${this.project}::${args.type}::${args.name}`;
     const inputs = unwrapSecrets(args.inputs) as Json;
     if (args.id) {

@@ -44,9 +44,18 @@ function ensureBundle(): void {
   const bundle = join(POLICY_PACK_DIR, "dist", "pack.js");
   const newest = (dir: string): number => {
     if (!existsSync(dir)) return 0;
-    return Math.max(0, ...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+    return Math.max(
+      0,
+      ...readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => statSync(join(e.parentPath, e.name)).mtimeMs),
+    );
   };
-  const sources = Math.max(newest(join(POLICY_PACK_DIR, "src")), newest(join(POLICY_PACK_DIR, "..", "api", "dist")), newest(join(POLICY_PACK_DIR, "..", "provider", "dist")));
+  const sources = Math.max(
+    newest(join(POLICY_PACK_DIR, "src")),
+    newest(join(POLICY_PACK_DIR, "..", "api", "dist")),
+    newest(join(POLICY_PACK_DIR, "..", "provider", "dist")),
+  );
   if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
   execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: 60_000 });
 }
@@ -58,7 +67,8 @@ const LEVELS: Record<EnforcementLevel, analyzer.EnforcementLevel> = {
   remediate: analyzer.EnforcementLevel.REMEDIATE,
   disabled: analyzer.EnforcementLevel.DISABLED,
 };
-const levelName = (l: analyzer.EnforcementLevel): EnforcementLevel => (Object.keys(LEVELS) as EnforcementLevel[]).find((k) => LEVELS[k] === l)!;
+const levelName = (l: analyzer.EnforcementLevel): EnforcementLevel =>
+  (Object.keys(LEVELS) as EnforcementLevel[]).find((k) => LEVELS[k] === l)!;
 
 export interface PolicyConfigSchema {
   properties: Record<string, Record<string, unknown>>;
@@ -151,10 +161,20 @@ export async function startPolicyPack(opts: { env?: Record<string, string>; dir?
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   // The pack prints its gRPC port as its first line.
-  const port = await readyLine(child, "policy pack", 30_000, (line) => (/^\d+$/.test(line.trim()) ? line.trim() : undefined), () => stderr);
-  const client = new analyzerRpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 });
+  const port = await readyLine(
+    child,
+    "policy pack",
+    30_000,
+    (line) => (/^\d+$/.test(line.trim()) ? line.trim() : undefined),
+    () => stderr,
+  );
+  const client = new analyzerRpc.AnalyzerClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
   let cachedInfo: PackInfo | undefined;
-  const info = async () => (cachedInfo ??= toPackInfo(await call<Empty, analyzer.AnalyzerInfo>(client.getAnalyzerInfo.bind(client), new Empty())));
+  const info = async () =>
+    (cachedInfo ??= toPackInfo(await call<Empty, analyzer.AnalyzerInfo>(client.getAnalyzerInfo.bind(client), new Empty())));
   return {
     process: child,
     info,
@@ -162,19 +182,44 @@ export async function startPolicyPack(opts: { env?: Record<string, string>; dir?
       const reconciled = reconcilePolicyPackConfig(await info(), file);
       const req = new analyzer.ConfigureAnalyzerRequest();
       for (const [name, c] of Object.entries(reconciled)) {
-        req.getPolicyconfigMap().set(name, new analyzer.PolicyConfig().setEnforcementlevel(LEVELS[c.enforcementLevel]).setProperties(Struct.fromJavaScript(c.properties as never)));
+        req
+          .getPolicyconfigMap()
+          .set(
+            name,
+            new analyzer.PolicyConfig()
+              .setEnforcementlevel(LEVELS[c.enforcementLevel])
+              .setProperties(Struct.fromJavaScript(c.properties as never)),
+          );
       }
       await call<analyzer.ConfigureAnalyzerRequest, Empty>(client.configure.bind(client), req);
       return reconciled;
     },
-    remediate: async (r) => toRemediateResult(await call<analyzer.AnalyzeRequest, analyzer.RemediateResponse>(client.remediate.bind(client), toAnalyzeRequest(r))),
-    analyze: async (r) => toAnalyzeResult(await call<analyzer.AnalyzeRequest, analyzer.AnalyzeResponse>(client.analyze.bind(client), toAnalyzeRequest(r))),
+    remediate: async (r) =>
+      toRemediateResult(
+        await call<analyzer.AnalyzeRequest, analyzer.RemediateResponse>(client.remediate.bind(client), toAnalyzeRequest(r)),
+      ),
+    analyze: async (r) =>
+      toAnalyzeResult(await call<analyzer.AnalyzeRequest, analyzer.AnalyzeResponse>(client.analyze.bind(client), toAnalyzeRequest(r))),
     remediateAndAnalyze: async (r) => {
-      const remediated = await call<analyzer.AnalyzeRequest, analyzer.RemediateResponse>(client.remediate.bind(client), toAnalyzeRequest(r));
+      const remediated = await call<analyzer.AnalyzeRequest, analyzer.RemediateResponse>(
+        client.remediate.bind(client),
+        toAnalyzeRequest(r),
+      );
       const properties = toRemediateResult(remediated).remediations.reduce((props, rem) => rem.properties ?? props, r.properties);
-      return { properties, ...toAnalyzeResult(await call<analyzer.AnalyzeRequest, analyzer.AnalyzeResponse>(client.analyze.bind(client), toAnalyzeRequest({ ...r, properties }))) };
+      return {
+        properties,
+        ...toAnalyzeResult(
+          await call<analyzer.AnalyzeRequest, analyzer.AnalyzeResponse>(
+            client.analyze.bind(client),
+            toAnalyzeRequest({ ...r, properties }),
+          ),
+        ),
+      };
     },
-    analyzeStack: async (rs) => toAnalyzeResult(await call<analyzer.AnalyzeStackRequest, analyzer.AnalyzeResponse>(client.analyzeStack.bind(client), stackRequest(rs))),
+    analyzeStack: async (rs) =>
+      toAnalyzeResult(
+        await call<analyzer.AnalyzeStackRequest, analyzer.AnalyzeResponse>(client.analyzeStack.bind(client), stackRequest(rs)),
+      ),
     pluginInfo: async () => (await call<Empty, pluginProto.PluginInfo>(client.getPluginInfo.bind(client), new Empty())).getVersion(),
     stop: async () => {
       client.close();
@@ -194,7 +239,14 @@ function toPackInfo(res: analyzer.AnalyzerInfo): PackInfo {
         name: p.getName(),
         description: p.getDescription(),
         enforcementLevel: levelName(p.getEnforcementlevel()),
-        ...(schema ? { configSchema: { properties: (schema.getProperties()?.toJavaScript() ?? {}) as PolicyConfigSchema["properties"], required: schema.getRequiredList() } } : {}),
+        ...(schema
+          ? {
+              configSchema: {
+                properties: (schema.getProperties()?.toJavaScript() ?? {}) as PolicyConfigSchema["properties"],
+                required: schema.getRequiredList(),
+              },
+            }
+          : {}),
       };
     }),
   };
@@ -226,26 +278,41 @@ export function reconcilePolicyPackConfig(info: PackInfo, file: PolicyPackConfig
     const target = result[name];
     if (!target) continue; // the CLI ignores config for policies the pack does not have
     const { enforcementLevel, ...properties } = typeof given === "string" ? { enforcementLevel: given } : given;
-    if (enforcementLevel !== undefined && !isLevel(enforcementLevel)) problems.push(`${name}: "${String(enforcementLevel)}" is not a valid enforcement level`);
+    if (enforcementLevel !== undefined && !isLevel(enforcementLevel))
+      problems.push(`${name}: "${String(enforcementLevel)}" is not a valid enforcement level`);
     else if (enforcementLevel) target.enforcementLevel = enforcementLevel;
     Object.assign(target.properties, properties);
   }
   for (const p of info.policies) {
     if (!p.configSchema) continue;
-    const schema = z.fromJSONSchema({ type: "object", properties: p.configSchema.properties, ...(p.configSchema.required.length ? { required: p.configSchema.required } : {}) } as never);
+    const schema = z.fromJSONSchema({
+      type: "object",
+      properties: p.configSchema.properties,
+      ...(p.configSchema.required.length ? { required: p.configSchema.required } : {}),
+    } as never);
     const parsed = schema.safeParse(result[p.name]!.properties);
-    if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`${p.name}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) problems.push(`${p.name}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
   if (problems.length) throw new PolicyConfigError(problems);
   return result;
 }
 
 function options(): analyzer.AnalyzerResourceOptions {
-  return new analyzer.AnalyzerResourceOptions().setProtect(false).setIgnorechangesList([]).setAliasesList([]).setAdditionalsecretoutputsList([]);
+  return new analyzer.AnalyzerResourceOptions()
+    .setProtect(false)
+    .setIgnorechangesList([])
+    .setAliasesList([])
+    .setAdditionalsecretoutputsList([]);
 }
 
 function toAnalyzeRequest(r: AnalyzerResourceInput): analyzer.AnalyzeRequest {
-  return new analyzer.AnalyzeRequest().setType(r.type).setName(r.name).setUrn(r.urn).setProperties(Struct.fromJavaScript(r.properties as never)).setOptions(options());
+  return new analyzer.AnalyzeRequest()
+    .setType(r.type)
+    .setName(r.name)
+    .setUrn(r.urn)
+    .setProperties(Struct.fromJavaScript(r.properties as never))
+    .setOptions(options());
 }
 
 // Built once per resource list: a benchmark re-sends the same 10,000 resources and measures the pack, not this encoding.
@@ -268,7 +335,8 @@ function toStackResource(r: AnalyzerResourceInput): analyzer.AnalyzerResource {
     .setOptions(options())
     .setParent(r.parent ?? "")
     .setDependenciesList(r.dependencies ?? []);
-  for (const [k, urns] of Object.entries(r.propertyDependencies ?? {})) res.getPropertydependenciesMap().set(k, new analyzer.AnalyzerPropertyDependencies().setUrnsList(urns));
+  for (const [k, urns] of Object.entries(r.propertyDependencies ?? {}))
+    res.getPropertydependenciesMap().set(k, new analyzer.AnalyzerPropertyDependencies().setUrnsList(urns));
   return res;
 }
 
@@ -278,7 +346,12 @@ function notApplicable(list: analyzer.PolicyNotApplicable[]): AnalyzeResult["not
 
 function toAnalyzeResult(res: analyzer.AnalyzeResponse): AnalyzeResult {
   return {
-    diagnostics: res.getDiagnosticsList().map((d) => ({ policyName: d.getPolicyname(), message: d.getMessage(), enforcementLevel: levelName(d.getEnforcementlevel()), urn: d.getUrn() })),
+    diagnostics: res.getDiagnosticsList().map((d) => ({
+      policyName: d.getPolicyname(),
+      message: d.getMessage(),
+      enforcementLevel: levelName(d.getEnforcementlevel()),
+      urn: d.getUrn(),
+    })),
     notApplicable: notApplicable(res.getNotApplicableList()),
   };
 }

@@ -107,11 +107,18 @@ export interface HostOptions {
 const DEADLINE_MS = 60_000;
 const CHANGES = ["unknown", "none", "some"] as const;
 
-type Unary<Req, Res> = (req: Req, md: grpc.Metadata, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | null, res?: Res) => void) => grpc.ClientUnaryCall;
+type Unary<Req, Res> = (
+  req: Req,
+  md: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null, res?: Res) => void,
+) => grpc.ClientUnaryCall;
 
 function call<Req, Res>(client: provrpc.ResourceProviderClient, method: Unary<Req, Res>, req: Req): Promise<Res> {
   return new Promise((resolve, reject) => {
-    method.call(client, req, new grpc.Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err, res) => (err ? reject(new Error(err.details || err.message)) : resolve(res!)));
+    method.call(client, req, new grpc.Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err, res) =>
+      err ? reject(new Error(err.details || err.message)) : resolve(res!),
+    );
   });
 }
 
@@ -128,7 +135,13 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   // The host prints its gRPC port as its first line.
-  const port = await readyLine(child, "provider host", 20_000, (line) => (/^\d+$/.test(line.trim()) ? Number(line.trim()) : undefined), () => stderr);
+  const port = await readyLine(
+    child,
+    "provider host",
+    20_000,
+    (line) => (/^\d+$/.test(line.trim()) ? Number(line.trim()) : undefined),
+    () => stderr,
+  );
   const address = `127.0.0.1:${port}`;
   const client = new provrpc.ResourceProviderClient(address, grpc.credentials.createInsecure());
 
@@ -149,7 +162,10 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       req.setOlds(struct(olds));
       req.setNews(struct(news));
       const res = await call(client, client.check, req);
-      return { inputs: plain(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+      return {
+        inputs: plain(res.getInputs()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
     },
     async diff(u, id, olds, news, oldInputs) {
       const req = new provproto.DiffRequest();
@@ -175,7 +191,12 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       req.setProperties(struct(properties));
       if (inputs) req.setInputs(struct(inputs));
       const res = await call(client, client.read, req);
-      return { id: res.getId(), properties: plain(res.getProperties()), outputsMissing: res.getProperties() === undefined, inputs: res.getInputs() ? plain(res.getInputs()) : undefined };
+      return {
+        id: res.getId(),
+        properties: plain(res.getProperties()),
+        outputsMissing: res.getProperties() === undefined,
+        inputs: res.getInputs() ? plain(res.getInputs()) : undefined,
+      };
     },
     async update(u, id, olds, news, oldInputs) {
       const req = new provproto.UpdateRequest();
@@ -230,7 +251,9 @@ async function registeredProviderTexts(cwd: string): Promise<Record<ResourceKind
     Promise.all([g, a, r].map((x) => new Promise((ok) => x.id.apply(ok)))).then(() => process.stdout.write(JSON.stringify(seen)));
   `;
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ["-e", script], { cwd, timeout: 30_000, killSignal: "SIGKILL" }, (err, out, errText) => (err ? reject(new Error(`${err.message}: ${errText}`)) : resolve(out))),
+    execFile(process.execPath, ["-e", script], { cwd, timeout: 30_000, killSignal: "SIGKILL" }, (err, out, errText) =>
+      err ? reject(new Error(`${err.message}: ${errText}`)) : resolve(out),
+    ),
   );
   return JSON.parse(stdout) as Record<ResourceKind, string>;
 }

@@ -79,15 +79,25 @@ export async function cliJson<T>(dataDir: string, args: string[], env?: Record<s
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const temporary = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "cloudcost-sandbox-"));
-  const child = spawn(process.execPath, [SANDBOX_CLI, "serve", "--port", "0", "--host", "127.0.0.1", "--data", dataDir, ...(opts.args ?? [])], {
-    env: { ...process.env, ...opts.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [SANDBOX_CLI, "serve", "--port", "0", "--host", "127.0.0.1", "--data", dataDir, ...(opts.args ?? [])],
+    {
+      env: { ...process.env, ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   let baseUrl: string;
   try {
-    baseUrl = await readyLine(child, "sandbox", 20_000, (line) => /(https?:\/\/\S+\/api\/v1)/.exec(line)?.[1], () => stderr);
+    baseUrl = await readyLine(
+      child,
+      "sandbox",
+      20_000,
+      (line) => /(https?:\/\/\S+\/api\/v1)/.exec(line)?.[1],
+      () => stderr,
+    );
   } catch (err) {
     await stopChild(child, "SIGKILL");
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
@@ -103,7 +113,8 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     process: child,
     cli,
     cliJson: json,
-    token: async (scopes = "read,write,run") => (await json<{ token: string }>(["token", "create", "--org", "demo", "--scopes", scopes, "--json"])).token,
+    token: async (scopes = "read,write,run") =>
+      (await json<{ token: string }>(["token", "create", "--org", "demo", "--scopes", scopes, "--json"])).token,
     client: (scopes = "read,write") => json<OAuthClient>(["client", "create", "--org", "demo", "--scopes", scopes, "--json"]),
     stop,
     kill: () => stopChild(child, "SIGKILL"),

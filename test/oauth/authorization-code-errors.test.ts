@@ -2,7 +2,16 @@ import { loadOAuth, type Insecure, type OAuth } from "./support/oauth4webapi";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 import { authorizeAsUser, signedInAgent } from "./support/demo-user";
-import { apiStatus, authorizationRequest, authorize, discover, exchange, oauthError, registerPublicClient, REDIRECT_URI } from "./support/oauth-client";
+import {
+  apiStatus,
+  authorizationRequest,
+  authorize,
+  discover,
+  exchange,
+  oauthError,
+  registerPublicClient,
+  REDIRECT_URI,
+} from "./support/oauth-client";
 import { hiddenFields, type UserAgent } from "./support/user-agent";
 
 /** Every rule of the code flow, broken once: the server must refuse with the RFC's error and issue nothing. */
@@ -28,7 +37,10 @@ describe("authorization code flow: refusals", () => {
   describe("token endpoint", () => {
     test("a wrong code_verifier is invalid_grant, and the code is spent", async () => {
       const { params, request } = await authorize(as, client, agent);
-      expect(await tokenError(exchange(as, client, params, oauth.generateRandomCodeVerifier()))).toMatchObject({ status: 400, error: "invalid_grant" });
+      expect(await tokenError(exchange(as, client, params, oauth.generateRandomCodeVerifier()))).toMatchObject({
+        status: 400,
+        error: "invalid_grant",
+      });
       expect((await tokenError(exchange(as, client, params, request.verifier))).error).toBe("invalid_grant");
     });
 
@@ -55,8 +67,18 @@ describe("authorization code flow: refusals", () => {
     });
 
     test("an invented code is invalid_grant", async () => {
-      const body = new URLSearchParams({ grant_type: "authorization_code", code: "ccac_invented", redirect_uri: REDIRECT_URI, code_verifier: oauth.generateRandomCodeVerifier(), client_id: client.client_id });
-      const response = await fetch(as.token_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      const body = new URLSearchParams({
+        grant_type: "authorization_code",
+        code: "ccac_invented",
+        redirect_uri: REDIRECT_URI,
+        code_verifier: oauth.generateRandomCodeVerifier(),
+        client_id: client.client_id,
+      });
+      const response = await fetch(as.token_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: "invalid_grant" });
     });
@@ -68,8 +90,19 @@ describe("authorization code flow: refusals", () => {
 
     test("a public client presenting a secret is invalid_client", async () => {
       const { params, request } = await authorize(as, client, agent);
-      const body = new URLSearchParams({ grant_type: "authorization_code", code: params.get("code")!, redirect_uri: REDIRECT_URI, code_verifier: request.verifier, client_id: client.client_id, client_secret: "guess" });
-      const response = await fetch(as.token_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      const body = new URLSearchParams({
+        grant_type: "authorization_code",
+        code: params.get("code")!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: request.verifier,
+        client_id: client.client_id,
+        client_secret: "guess",
+      });
+      const response = await fetch(as.token_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      });
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ error: "invalid_client" });
     });
@@ -136,7 +169,12 @@ describe("authorization code flow: refusals", () => {
   });
 
   describe("dynamic registration (RFC 7591 §3.2.2)", () => {
-    const register = (body: unknown, type = "application/json") => fetch(as.registration_endpoint!, { method: "POST", headers: { "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    const register = (body: unknown, type = "application/json") =>
+      fetch(as.registration_endpoint!, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
 
     test.each([
       ["http on a public host", { redirect_uris: ["http://example.com/cb"] }, "invalid_redirect_uri"],
@@ -145,7 +183,11 @@ describe("authorization code flow: refusals", () => {
       ["a javascript: URI", { redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri"],
       ["no redirect URIs", { redirect_uris: [] }, "invalid_redirect_uri"],
       ["an unknown scope", { redirect_uris: [REDIRECT_URI], scope: "read admin" }, "invalid_client_metadata"],
-      ["a confidential auth method", { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_basic" }, "invalid_client_metadata"],
+      [
+        "a confidential auth method",
+        { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_basic" },
+        "invalid_client_metadata",
+      ],
       ["the implicit grant", { redirect_uris: [REDIRECT_URI], grant_types: ["implicit"] }, "invalid_client_metadata"],
       ["a JSON array", [REDIRECT_URI], "invalid_client_metadata"],
     ])("%s is %s", async (_what, body, error) => {
@@ -178,7 +220,9 @@ describe("authorization codes expire", () => {
     const client = await registerPublicClient(as);
     const { params, request } = await authorize(as, client, await signedInAgent(sb.origin));
     await sleep(1500);
-    const error = await oauthError(oauth.processAuthorizationCodeResponse(as, client, await exchange(as, client, params, request.verifier)));
+    const error = await oauthError(
+      oauth.processAuthorizationCodeResponse(as, client, await exchange(as, client, params, request.verifier)),
+    );
     expect(error).toMatchObject({ status: 400, error: "invalid_grant", error_description: expect.stringContaining("expired") });
   });
 });

@@ -46,13 +46,24 @@ describe("authorization code with PKCE", () => {
   });
 
   test("registration returns a public client with the registered metadata", () => {
-    expect(client).toMatchObject({ client_id: expect.stringMatching(/^ccp_/), redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none", scope: "read write run", client_name: "test agent" });
+    expect(client).toMatchObject({
+      client_id: expect.stringMatching(/^ccp_/),
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: "none",
+      scope: "read write run",
+      client_name: "test agent",
+    });
     expect(client.client_secret).toBeUndefined();
   });
 
   test("a signed-in user's consent yields a code (state and iss round-trip) that buys user tokens for the API", async () => {
     const tokens = await userTokens(as, client, agent);
-    expect(tokens).toMatchObject({ token_type: "bearer", scope: "read write", expires_in: 3600, refresh_token: expect.stringMatching(/^ccrt_/) });
+    expect(tokens).toMatchObject({
+      token_type: "bearer",
+      scope: "read write",
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^ccrt_/),
+    });
     expect(await apiStatus(sb.baseUrl, tokens.access_token)).toBe(200);
     const scan = await fetch(`${sb.baseUrl}/scans`, { method: "POST", headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(scan.status).toBe(403);
@@ -81,14 +92,21 @@ describe("authorization code with PKCE", () => {
   });
 
   test("a refresh may narrow the scope but never widen it; the rotated refresh token keeps the original grant", async () => {
-    const withScope = async (token: string, scope: string) => oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, { ...insecure, additionalParameters: { scope } });
+    const withScope = async (token: string, scope: string) =>
+      oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, { ...insecure, additionalParameters: { scope } });
     const narrowOnly = await userTokens(as, client, agent, { scope: "read" });
-    expect((await oauthError(oauth.processRefreshTokenResponse(as, client, await withScope(narrowOnly.refresh_token!, "read write")))).error).toBe("invalid_scope");
+    expect(
+      (await oauthError(oauth.processRefreshTokenResponse(as, client, await withScope(narrowOnly.refresh_token!, "read write")))).error,
+    ).toBe("invalid_scope");
 
     const full = await userTokens(as, client, agent);
     const narrowed = await oauth.processRefreshTokenResponse(as, client, await withScope(full.refresh_token!, "read"));
     expect(narrowed.scope).toBe("read");
-    const write = await fetch(`${sb.baseUrl}/groups`, { method: "POST", headers: { authorization: `Bearer ${narrowed.access_token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "narrowed" }) });
+    const write = await fetch(`${sb.baseUrl}/groups`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${narrowed.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "narrowed" }),
+    });
     expect(write.status).toBe(403);
     const restored = await oauth.processRefreshTokenResponse(as, client, await refresh(narrowed.refresh_token!));
     expect(restored.scope).toBe("read write");
@@ -97,7 +115,12 @@ describe("authorization code with PKCE", () => {
   test("revoking the refresh token (RFC 7009) revokes the access tokens of its grant at once", async () => {
     const tokens = await userTokens(as, client, agent);
     expect(await apiStatus(sb.baseUrl, tokens.access_token)).toBe(200);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, { ...insecure, additionalParameters: { token_type_hint: "refresh_token" } }));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, {
+        ...insecure,
+        additionalParameters: { token_type_hint: "refresh_token" },
+      }),
+    );
     expect(await apiStatus(sb.baseUrl, tokens.access_token)).toBe(401);
     const refused = await oauthError(oauth.processRefreshTokenResponse(as, client, await refresh(tokens.refresh_token!)));
     expect(refused.error).toBe("invalid_grant");
@@ -116,17 +139,36 @@ describe("authorization code with PKCE", () => {
     const tokens = await userTokens(as, client, agent, { scope: "read" });
     const rs = await portalClient(agent, "resource server", ["read"]);
     const rsClient: OAuth.Client = { client_id: rs.client_id };
-    const info = await oauth.processIntrospectionResponse(as, rsClient, await oauth.introspectionRequest(as, rsClient, oauth.ClientSecretBasic(rs.client_secret), tokens.access_token, insecure));
-    expect(info).toMatchObject({ active: true, scope: "read", client_id: client.client_id, username: "demo@cloudcost.dev", token_type: "Bearer", iss: sb.origin });
+    const info = await oauth.processIntrospectionResponse(
+      as,
+      rsClient,
+      await oauth.introspectionRequest(as, rsClient, oauth.ClientSecretBasic(rs.client_secret), tokens.access_token, insecure),
+    );
+    expect(info).toMatchObject({
+      active: true,
+      scope: "read",
+      client_id: client.client_id,
+      username: "demo@cloudcost.dev",
+      token_type: "Bearer",
+      iss: sb.origin,
+    });
     expect(info.exp! - info.iat!).toBe(3600);
-    const byPublic = await fetch(as.introspection_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: tokens.access_token, client_id: client.client_id }) });
+    const byPublic = await fetch(as.introspection_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: client.client_id }),
+    });
     expect(byPublic.status).toBe(401);
     expect(await byPublic.json()).toMatchObject({ error: "invalid_client" });
   });
 
   test("an API token can be revoked at the revocation endpoint by presenting it (no client needed)", async () => {
     const token = await sb.token("read");
-    const response = await fetch(as.revocation_endpoint!, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    const response = await fetch(as.revocation_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token }),
+    });
     expect(response.status).toBe(200);
     expect(await apiStatus(sb.baseUrl, token)).toBe(401);
   });

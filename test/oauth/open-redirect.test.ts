@@ -78,16 +78,24 @@ describe("registration: redirect URIs by parsed host, and a rate limit per addre
   });
   afterAll(() => sb?.dispose());
 
-  const register = (redirect_uris: string[]) => fetch(`${sb.origin}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris }) });
+  const register = (redirect_uris: string[]) =>
+    fetch(`${sb.origin}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris }),
+    });
 
-  test.each(["http://localhost:1@evil.example/cb", "http://127.0.0.1@evil.example/cb", "http://localhost.evil.example/cb", "https://app.example@evil.example/cb", "https://user:pw@app.example/cb"])(
-    "%s is invalid_redirect_uri",
-    async (uri) => {
-      const response = await register([uri]);
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: "invalid_redirect_uri" });
-    },
-  );
+  test.each([
+    "http://localhost:1@evil.example/cb",
+    "http://127.0.0.1@evil.example/cb",
+    "http://localhost.evil.example/cb",
+    "https://app.example@evil.example/cb",
+    "https://user:pw@app.example/cb",
+  ])("%s is invalid_redirect_uri", async (uri) => {
+    const response = await register([uri]);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "invalid_redirect_uri" });
+  });
 
   test("after 30 registrations a minute from one address the next is a 429 with Retry-After", async () => {
     const statuses: number[] = [];
@@ -97,6 +105,9 @@ describe("registration: redirect URIs by parsed host, and a rate limit per addre
     const last = await register(["http://127.0.0.1:9999/cb"]);
     expect(last.status).toBe(429);
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await last.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("too many registrations") });
+    expect(await last.json()).toMatchObject({
+      error: "invalid_request",
+      error_description: expect.stringContaining("too many registrations"),
+    });
   });
 });

@@ -37,7 +37,9 @@ async function packWorkspaces(dest: string): Promise<Map<string, string>> {
 
 function writeProject(dir: string, tarballs: Map<string, string>): void {
   const local = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
-  const pulumiVersion = (JSON.parse(readFileSync(join(REPO, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+  const pulumiVersion = (
+    JSON.parse(readFileSync(join(REPO, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }
+  ).version;
   const manifest = {
     name: "cloudcost-pack-check",
     private: true,
@@ -70,7 +72,14 @@ afterAll(() => {
 
 describe("the packed packages, installed from tarballs", () => {
   it("resolve through their exports maps to built JavaScript with type declarations", async () => {
-    const specs = ["@cloudcost/api", "@cloudcost/pulumi", "@cloudcost/pulumi/runtime", "@cloudcost/policies", "@cloudcost/pulumi/dist/cloud-group", "@cloudcost/policies/dist/policies"];
+    const specs = [
+      "@cloudcost/api",
+      "@cloudcost/pulumi",
+      "@cloudcost/pulumi/runtime",
+      "@cloudcost/policies",
+      "@cloudcost/pulumi/dist/cloud-group",
+      "@cloudcost/policies/dist/policies",
+    ];
     // Resolved by plain Node inside the project, as a user's program would.
     const script = `console.log(JSON.stringify(${JSON.stringify(specs)}.map((s) => { try { return require.resolve(s); } catch (e) { return e.code; } })))`;
     const { stdout } = await run(process.execPath, ["-e", script], { cwd: project, timeout: 30_000 });
@@ -93,7 +102,15 @@ describe("the packed packages, installed from tarballs", () => {
 
   it("type-check a program against the published declarations (and reject wrong inputs)", async () => {
     copyFileSync(join(FIXTURE, "typed-program.ts"), join(project, "typed-program.ts"));
-    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, target: "es2022", module: "node16", moduleResolution: "node16", types: [] };
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      skipLibCheck: true,
+      target: "es2022",
+      module: "node16",
+      moduleResolution: "node16",
+      types: [],
+    };
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["typed-program.ts"] }));
     const result = await run(process.execPath, [TSC, "-p", "."], { cwd: project, timeout: 90_000 }).then(
       () => ({ code: 0, out: "" }),
@@ -119,7 +136,9 @@ describe("the packed packages, installed from tarballs", () => {
       "pulumi-nodejs:dynamic/cloudcost:ScheduledReport",
     ]);
     const sizes = registered.map((r) => Buffer.byteLength(r.provider, "utf8"));
-    console.log(`__provider size from node_modules (bytes): ${registered.map((r, i) => `${r.type.split(":").pop()}=${sizes[i]}`).join(", ")}`);
+    console.log(
+      `__provider size from node_modules (bytes): ${registered.map((r, i) => `${r.type.split(":").pop()}=${sizes[i]}`).join(", ")}`,
+    );
     for (const r of registered) {
       expect(Buffer.byteLength(r.provider, "utf8")).toBeLessThanOrEqual(MAX_PROVIDER_BYTES);
       expect(r.provider).not.toContain(SECRET_MARKER);

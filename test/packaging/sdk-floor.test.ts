@@ -13,21 +13,43 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 const REPO = resolve(__dirname, "..", "..");
-const manifest = (pkg: string) => JSON.parse(readFileSync(join(REPO, pkg, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; dependencies: Record<string, string> };
+const manifest = (pkg: string) =>
+  JSON.parse(readFileSync(join(REPO, pkg, "package.json"), "utf8")) as {
+    peerDependencies: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
 const PULUMI_RANGE = manifest("provider").peerDependencies["@pulumi/pulumi"]!;
 const POLICY_RANGE = manifest("policies").dependencies["@pulumi/policy"]!;
 /** The newest releases in the registry below the floors (3.216.0 and 1.20.0). */
 const BELOW = { pulumi: "3.215.0", policy: "1.15.0" };
-const installed = (pkg: string) => (JSON.parse(readFileSync(join(REPO, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version.replace(/^v/, "");
+const installed = (pkg: string) =>
+  (JSON.parse(readFileSync(join(REPO, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version.replace(/^v/, "");
 
 let project: string;
 
 async function install(deps: Record<string, string>): Promise<void> {
-  const packs = JSON.parse((await run("npm", ["pack", "-w", "api", "-w", "provider", "-w", "policies", "--pack-destination", project, "--json"], { cwd: REPO, timeout: 60_000 })).stdout) as { name: string; filename: string }[];
+  const packs = JSON.parse(
+    (
+      await run("npm", ["pack", "-w", "api", "-w", "provider", "-w", "policies", "--pack-destination", project, "--json"], {
+        cwd: REPO,
+        timeout: 60_000,
+      })
+    ).stdout,
+  ) as { name: string; filename: string }[];
   const local = Object.fromEntries(packs.map((p) => [p.name, `file:${join(project, p.filename)}`]));
   // The SDK versions are forced with overrides too: @pulumi/policy depends on @pulumi/pulumi itself.
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "cloudcost-sdk-floor-check", private: true, dependencies: { ...local, ...deps }, overrides: { ...local, ...deps } }, null, 2));
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project, timeout: 150_000 });
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify(
+      { name: "cloudcost-sdk-floor-check", private: true, dependencies: { ...local, ...deps }, overrides: { ...local, ...deps } },
+      null,
+      2,
+    ),
+  );
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+    cwd: project,
+    timeout: 150_000,
+  });
 }
 
 /** `require(spec)` in a fresh Node inside the project, as a Pulumi program (or the policy-pack host) would. */
@@ -57,7 +79,9 @@ describe("Pulumi SDKs below the supported floor", () => {
     await install({ "@pulumi/pulumi": BELOW.pulumi, "@pulumi/policy": installed("@pulumi/policy") });
     const result = await load("@cloudcost/pulumi");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`@cloudcost/pulumi needs @pulumi/pulumi ^3.216.0 (3.216.0 or a newer 3.x), but @pulumi/pulumi ${BELOW.pulumi} is installed: run \`npm install @pulumi/pulumi@^3.216.0\`.`);
+    expect(result.stderr).toContain(
+      `@cloudcost/pulumi needs @pulumi/pulumi ^3.216.0 (3.216.0 or a newer 3.x), but @pulumi/pulumi ${BELOW.pulumi} is installed: run \`npm install @pulumi/pulumi@^3.216.0\`.`,
+    );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }, 200_000);
 
@@ -65,6 +89,8 @@ describe("Pulumi SDKs below the supported floor", () => {
     await install({ "@pulumi/pulumi": installed("@pulumi/pulumi"), "@pulumi/policy": BELOW.policy });
     const result = await load("@cloudcost/policies");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`@cloudcost/policies needs @pulumi/policy ^1.20.0 (1.20.0 or a newer 1.x), but @pulumi/policy ${BELOW.policy} is installed: run \`npm install @pulumi/policy@^1.20.0\`.`);
+    expect(result.stderr).toContain(
+      `@cloudcost/policies needs @pulumi/policy ^1.20.0 (1.20.0 or a newer 1.x), but @pulumi/policy ${BELOW.policy} is installed: run \`npm install @pulumi/policy@^1.20.0\`.`,
+    );
   }, 200_000);
 });

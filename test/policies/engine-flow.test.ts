@@ -43,14 +43,21 @@ function stack(): Engine {
   return e;
 }
 
-const GOOD = { thresholds: [{ percent: 100, basis: "actual" as const }, { percent: 100, basis: "forecast" as const }], recipients: ["finops@example.com"] };
+const GOOD = {
+  thresholds: [
+    { percent: 100, basis: "actual" as const },
+    { percent: 100, basis: "forecast" as const },
+  ],
+  recipients: ["finops@example.com"],
+};
 /** A verdict as a user reads it: which policy failed on which resource. */
 const verdict = (r: UpResult) => r.diagnostics.map((d) => `${d.policyName} ${d.urn.split("::").pop()}`).sort();
 
 async function productionGroup(): Promise<{ id: string; awsAccountIds: string[]; azureSubscriptionIds: string[] }> {
   for await (const g of api.listGroups()) {
     const ids = (p: string) => g.members.filter((m) => m.provider === p).map((m) => m.accountId);
-    if (g.name === "Production" && g.source === "portal") return { id: g.id, awsAccountIds: ids("aws"), azureSubscriptionIds: ids("azure") };
+    if (g.name === "Production" && g.source === "portal")
+      return { id: g.id, awsAccountIds: ids("aws"), azureSubscriptionIds: ids("azure") };
   }
   throw new Error("the sandbox has no portal-made Production group");
 }
@@ -59,7 +66,10 @@ describe("item 3: stack policies judge outputs as they judge checked inputs", ()
   it("an adopted group covered by an alert naming its id passes in preview, on up, and on every later up", async () => {
     const { id: prodId, ...members } = await productionGroup();
     const e = stack();
-    const program = () => [new CloudGroup("prod", { name: "Production", adoptId: prodId, ...members }), new BudgetAlert("prod-budget", { name: "Production budget", amount: 5000, groupId: prodId, ...GOOD })];
+    const program = () => [
+      new CloudGroup("prod", { name: "Production", adoptId: prodId, ...members }),
+      new BudgetAlert("prod-budget", { name: "Production budget", amount: 5000, groupId: prodId, ...GOOD }),
+    ];
     expect(verdict(await e.runProgram(program, { preview: true }))).toEqual([]);
     const first = await e.runProgram(program);
     expect(verdict(first)).toEqual([]);
@@ -71,43 +81,68 @@ describe("item 3: stack policies judge outputs as they judge checked inputs", ()
   });
 
   it.each([
-    ["a group covered through its id output", false, () => {
-      const g = new CloudGroup("covered", { name: "Covered", awsAccountIds: [aws[0]!] });
-      return [g, new BudgetAlert("covered-budget", { name: "Covered budget", amount: 100, groupId: g.id, ...GOOD })];
-    }],
+    [
+      "a group covered through its id output",
+      false,
+      () => {
+        const g = new CloudGroup("covered", { name: "Covered", awsAccountIds: [aws[0]!] });
+        return [g, new BudgetAlert("covered-budget", { name: "Covered budget", amount: 100, groupId: g.id, ...GOOD })];
+      },
+    ],
     ["a group without an alert", true, () => [new CloudGroup("bare", { name: "Bare", awsAccountIds: [aws[1]!] })]],
-    ["a disabled alert only", true, () => {
-      const g = new CloudGroup("disabled", { name: "Disabled cover", awsAccountIds: [aws[0]!] });
-      return [g, new BudgetAlert("disabled-budget", { name: "Off", amount: 100, groupId: g.id, enabled: false, ...GOOD })];
-    }],
-    ["two groups sharing an account (mixed case, duplicates)", true, () => {
-      const g1 = new CloudGroup("shared-1", { name: "Shared 1", awsAccountIds: [aws[2]!, aws[2]!] });
-      const g2 = new CloudGroup("shared-2", { name: "Shared 2", awsAccountIds: [aws[2]!] });
-      return [g1, g2, ...[g1, g2].map((g, i) => new BudgetAlert(`shared-budget-${i}`, { name: `Shared budget ${i}`, amount: 100, groupId: g.id, ...GOOD }))];
-    }],
-    ["budgets over the total cap", true, () => [
-      new BudgetAlert("big-1", { name: "Big 1", amount: 90_000, ...GOOD }),
-      new BudgetAlert("big-2", { name: "Big 2", amount: 95_000, ...GOOD }),
-      new BudgetAlert("big-3", { name: "Big 3", amount: 99_000, currency: "USD", period: "monthly", ...GOOD }),
-      new BudgetAlert("big-4", { name: "Big 4", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-5", { name: "Big 5", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-6", { name: "Big 6", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-7", { name: "Big 7", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-8", { name: "Big 8", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-9", { name: "Big 9", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-10", { name: "Big 10", amount: 99_000, ...GOOD }),
-      new BudgetAlert("big-11", { name: "Big 11", amount: 99_000, ...GOOD }),
-    ]],
-  ])("%s (violates: %s): the same verdict in preview (checked inputs), after up (outputs) and on the next up (Same steps)", async (_label, violates, program) => {
-    const e = stack();
-    const preview = verdict(await e.runProgram(program, { preview: true }));
-    expect(preview.length > 0).toBe(violates);
-    const up = verdict(await e.runProgram(program));
-    const again = verdict(await e.runProgram(program));
-    expect(up).toEqual(preview);
-    expect(again).toEqual(preview);
-    await e.runProgram(() => []);
-  });
+    [
+      "a disabled alert only",
+      true,
+      () => {
+        const g = new CloudGroup("disabled", { name: "Disabled cover", awsAccountIds: [aws[0]!] });
+        return [g, new BudgetAlert("disabled-budget", { name: "Off", amount: 100, groupId: g.id, enabled: false, ...GOOD })];
+      },
+    ],
+    [
+      "two groups sharing an account (mixed case, duplicates)",
+      true,
+      () => {
+        const g1 = new CloudGroup("shared-1", { name: "Shared 1", awsAccountIds: [aws[2]!, aws[2]!] });
+        const g2 = new CloudGroup("shared-2", { name: "Shared 2", awsAccountIds: [aws[2]!] });
+        return [
+          g1,
+          g2,
+          ...[g1, g2].map(
+            (g, i) => new BudgetAlert(`shared-budget-${i}`, { name: `Shared budget ${i}`, amount: 100, groupId: g.id, ...GOOD }),
+          ),
+        ];
+      },
+    ],
+    [
+      "budgets over the total cap",
+      true,
+      () => [
+        new BudgetAlert("big-1", { name: "Big 1", amount: 90_000, ...GOOD }),
+        new BudgetAlert("big-2", { name: "Big 2", amount: 95_000, ...GOOD }),
+        new BudgetAlert("big-3", { name: "Big 3", amount: 99_000, currency: "USD", period: "monthly", ...GOOD }),
+        new BudgetAlert("big-4", { name: "Big 4", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-5", { name: "Big 5", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-6", { name: "Big 6", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-7", { name: "Big 7", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-8", { name: "Big 8", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-9", { name: "Big 9", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-10", { name: "Big 10", amount: 99_000, ...GOOD }),
+        new BudgetAlert("big-11", { name: "Big 11", amount: 99_000, ...GOOD }),
+      ],
+    ],
+  ])(
+    "%s (violates: %s): the same verdict in preview (checked inputs), after up (outputs) and on the next up (Same steps)",
+    async (_label, violates, program) => {
+      const e = stack();
+      const preview = verdict(await e.runProgram(program, { preview: true }));
+      expect(preview.length > 0).toBe(violates);
+      const up = verdict(await e.runProgram(program));
+      const again = verdict(await e.runProgram(program));
+      expect(up).toEqual(preview);
+      expect(again).toEqual(preview);
+      await e.runProgram(() => []);
+    },
+  );
 });
 
 describe("Remediate inside an update", () => {
@@ -115,10 +150,17 @@ describe("Remediate inside an update", () => {
     await pack.configure({ ...PACK_CONFIG, "budget-alert-thresholds": "remediate" });
     try {
       const e = stack();
-      const up = await e.runProgram(() => [new BudgetAlert("remediated", { name: "Remediated", amount: 100, recipients: ["finops@example.com"] })]);
+      const up = await e.runProgram(() => [
+        new BudgetAlert("remediated", { name: "Remediated", amount: 100, recipients: ["finops@example.com"] }),
+      ]);
       const id = [...e.state.values()][0]!.id;
       const live = await api.getAlert(id);
-      expect(live.thresholds).toEqual(expect.arrayContaining([{ percent: 100, basis: "actual" }, { percent: 100, basis: "forecast" }]));
+      expect(live.thresholds).toEqual(
+        expect.arrayContaining([
+          { percent: 100, basis: "actual" },
+          { percent: 100, basis: "forecast" },
+        ]),
+      );
       expect(verdict(up)).toEqual([]);
       await e.destroy();
     } finally {
@@ -128,7 +170,9 @@ describe("Remediate inside an update", () => {
 
   it("a mandatory Analyze violation stops the resource before anything is created", async () => {
     const e = stack();
-    await expect(e.runProgram(() => [new BudgetAlert("no-recipients", { name: "Nobody", amount: 100, thresholds: GOOD.thresholds })])).rejects.toBeInstanceOf(PolicyViolation);
+    await expect(
+      e.runProgram(() => [new BudgetAlert("no-recipients", { name: "Nobody", amount: 100, thresholds: GOOD.thresholds })]),
+    ).rejects.toBeInstanceOf(PolicyViolation);
     expect(e.state.size).toBe(0);
   });
 });

@@ -34,7 +34,9 @@ afterAll(async () => {
 });
 
 async function forecastDiagnostics(amount: number, groupId?: string) {
-  const [alert] = await declareResources(() => [new BudgetAlert("b", { name: "B", amount, groupId, recipients: ["a@example.com"], thresholds: THRESHOLDS })]);
+  const [alert] = await declareResources(() => [
+    new BudgetAlert("b", { name: "B", amount, groupId, recipients: ["a@example.com"], thresholds: THRESHOLDS }),
+  ]);
   const result = await pack.analyze(alert!);
   return result.diagnostics.filter((d) => d.policyName === "budget-alert-forecast");
 }
@@ -49,7 +51,9 @@ test("a budget below the service's forecast is flagged: the alert would fire at 
   const diagnostics = await forecastDiagnostics(amount, group.id);
   expect(diagnostics).toHaveLength(1);
   expect(diagnostics[0]!.enforcementLevel).toBe("advisory");
-  expect(diagnostics[0]!.message).toContain(`is below the ${group.forecast.total.toLocaleString("en-US", { maximumFractionDigits: 2 })} USD the service forecasts`);
+  expect(diagnostics[0]!.message).toContain(
+    `is below the ${group.forecast.total.toLocaleString("en-US", { maximumFractionDigits: 2 })} USD the service forecasts`,
+  );
 });
 
 test("a budget far above the forecast is flagged: the alert would never fire", async () => {

@@ -3,7 +3,15 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/pulumi";
 import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { DeclaredResource, POLICY_PACK_DIR, PolicyConfigError, PolicyPackConfigFile, RunningPolicyPack, declareResources, startPolicyPack } from "../harness/policy-pack";
+import {
+  DeclaredResource,
+  POLICY_PACK_DIR,
+  PolicyConfigError,
+  PolicyPackConfigFile,
+  RunningPolicyPack,
+  declareResources,
+  startPolicyPack,
+} from "../harness/policy-pack";
 
 /**
  * The real pack process over the Analyzer protocol, fed with resources declared through the provider's
@@ -61,16 +69,21 @@ describe("Configure", () => {
   afterEach(() => pack.configure());
 
   test("applies schema defaults and overrides as the CLI does", async () => {
-    const sent = await pack.configure({ all: "advisory", "budget-alert-currency": { enforcementLevel: "mandatory", allowedCurrencies: ["EUR"] } });
+    const sent = await pack.configure({
+      all: "advisory",
+      "budget-alert-currency": { enforcementLevel: "mandatory", allowedCurrencies: ["EUR"] },
+    });
     expect(sent["budget-alert-currency"]).toEqual({ enforcementLevel: "mandatory", properties: { allowedCurrencies: ["EUR"] } });
     expect(sent["budget-alert-max-amount"]).toEqual({ enforcementLevel: "advisory", properties: { maxMonthlyAmount: { USD: 100000 } } });
   });
 
   test("rejects configuration that does not fit the schema, naming policy and field", async () => {
-    const error: unknown = await pack.configure({ "budget-alert-max-amount": { maxMonthlyAmount: { usd: -5 } }, "budget-alert-recipients": { minRecipients: "one" } }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error: unknown = await pack
+      .configure({ "budget-alert-max-amount": { maxMonthlyAmount: { usd: -5 } }, "budget-alert-recipients": { minRecipients: "one" } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(PolicyConfigError);
     const problems = (error as PolicyConfigError).problems;
     expect(problems.some((p) => p.startsWith("budget-alert-max-amount: maxMonthlyAmount"))).toBe(true);
@@ -79,21 +92,45 @@ describe("Configure", () => {
   });
 
   test("enforcement levels reach the diagnostics; disabled policies stay silent", async () => {
-    const declared = await declareResources(() => [new BudgetAlert("eur", { name: "eur", amount: 10, currency: "EUR", groupId: "grp_0123456789", recipients: ["a@example.com"], thresholds: GOOD_THRESHOLDS })]);
+    const declared = await declareResources(() => [
+      new BudgetAlert("eur", {
+        name: "eur",
+        amount: 10,
+        currency: "EUR",
+        groupId: "grp_0123456789",
+        recipients: ["a@example.com"],
+        thresholds: GOOD_THRESHOLDS,
+      }),
+    ]);
     await pack.configure({ "budget-alert-currency": "advisory" });
-    expect((await pack.analyze(declared[0]!)).diagnostics).toEqual([expect.objectContaining({ policyName: "budget-alert-currency", enforcementLevel: "advisory" })]);
+    expect((await pack.analyze(declared[0]!)).diagnostics).toEqual([
+      expect.objectContaining({ policyName: "budget-alert-currency", enforcementLevel: "advisory" }),
+    ]);
     await pack.configure({ all: "disabled" });
     expect((await pack.analyze(declared[0]!)).diagnostics).toEqual([]);
   });
 });
 
 describe("Analyze", () => {
-  beforeAll(() => pack.configure({ "budget-alert-recipients": { allowedEmailDomains: ["example.com"] }, "scheduled-report-delivery": { allowedFormats: ["pdf"] } }));
+  beforeAll(() =>
+    pack.configure({
+      "budget-alert-recipients": { allowedEmailDomains: ["example.com"] },
+      "scheduled-report-delivery": { allowedFormats: ["pdf"] },
+    }),
+  );
 
   test("a compliant alert, report and group pass", async () => {
     const declared = await declareResources(() => {
       const group = new CloudGroup("team", { name: "Team", awsAccountIds: [AWS] });
-      const alert = new BudgetAlert("team-budget", { name: "Team", amount: 9000, period: "quarterly", groupId: group.id, recipients: ["FinOps@Example.com"], thresholds: GOOD_THRESHOLDS, webhookUrl: WEBHOOK });
+      const alert = new BudgetAlert("team-budget", {
+        name: "Team",
+        amount: 9000,
+        period: "quarterly",
+        groupId: group.id,
+        recipients: ["FinOps@Example.com"],
+        thresholds: GOOD_THRESHOLDS,
+        webhookUrl: WEBHOOK,
+      });
       const report = new ScheduledReport("weekly", {
         name: "Weekly",
         report: "summary",
@@ -109,15 +146,27 @@ describe("Analyze", () => {
 
   test("a bad alert gets one diagnostic per broken rule, each saying what to change, and never the secret", async () => {
     const [alert] = await declareResources(() => [
-      new BudgetAlert("bad", { name: "Bad", amount: 1_500_000, period: "annual", currency: "EUR", recipients: ["me@gmail.com"], webhookUrl: WEBHOOK }),
+      new BudgetAlert("bad", {
+        name: "Bad",
+        amount: 1_500_000,
+        period: "annual",
+        currency: "EUR",
+        recipients: ["me@gmail.com"],
+        webhookUrl: WEBHOOK,
+      }),
     ]);
     expect(alert!.type).toBe(BudgetAlert.__pulumiType);
     expect(alert!.properties.webhookUrl).toEqual({ [specialSigKey]: specialSecretSig, value: WEBHOOK });
     const result = await pack.analyze(alert!);
-    expect(policiesOf(result)).toEqual(["budget-alert-currency", "budget-alert-group-scope", "budget-alert-recipients", "budget-alert-thresholds"]);
+    expect(policiesOf(result)).toEqual([
+      "budget-alert-currency",
+      "budget-alert-group-scope",
+      "budget-alert-recipients",
+      "budget-alert-thresholds",
+    ]);
     expect(result.diagnostics.every((d) => d.enforcementLevel === "mandatory")).toBe(true);
     const text = result.diagnostics.map((d) => d.message).join("\n");
-    expect(text).toContain('set currency to one of USD');
+    expect(text).toContain("set currency to one of USD");
     expect(text).toContain("set groupId to a Cloud Group's id");
     expect(text).toContain('recipients[0] uses the domain "gmail.com"');
     expect(text).not.toContain(WEBHOOK);
@@ -125,8 +174,13 @@ describe("Analyze", () => {
     // No cap configured for EUR: the amount is not limited (caps are per currency).
     await pack.configure({ "budget-alert-max-amount": { maxMonthlyAmount: { EUR: 100_000 } } });
     const capped = await pack.analyze(alert!);
-    expect(capped.diagnostics.find((d) => d.policyName === "budget-alert-max-amount")?.message).toContain("(125,000 EUR per month) is above the maximum of 100,000 EUR per month");
-    await pack.configure({ "budget-alert-recipients": { allowedEmailDomains: ["example.com"] }, "scheduled-report-delivery": { allowedFormats: ["pdf"] } });
+    expect(capped.diagnostics.find((d) => d.policyName === "budget-alert-max-amount")?.message).toContain(
+      "(125,000 EUR per month) is above the maximum of 100,000 EUR per month",
+    );
+    await pack.configure({
+      "budget-alert-recipients": { allowedEmailDomains: ["example.com"] },
+      "scheduled-report-delivery": { allowedFormats: ["pdf"] },
+    });
   });
 
   test("in preview, unknown values cause no violation and no crash", async () => {
@@ -134,7 +188,13 @@ describe("Analyze", () => {
       () => {
         const group = new CloudGroup("g", { name: "G", awsAccountIds: [AWS] });
         const computed = group.id.apply((id) => `${id}@example.com`);
-        const alert = new BudgetAlert("a", { name: "A", amount: group.id.apply(() => 10), groupId: group.id, recipients: [computed], thresholds: GOOD_THRESHOLDS });
+        const alert = new BudgetAlert("a", {
+          name: "A",
+          amount: group.id.apply(() => 10),
+          groupId: group.id,
+          recipients: [computed],
+          thresholds: GOOD_THRESHOLDS,
+        });
         const members = new CloudGroup("h", { name: "H", awsAccountIds: group.id.apply(() => [AWS]) });
         return [group, alert, members];
       },
@@ -151,8 +211,16 @@ describe("Analyze", () => {
 
   test("a report with a disallowed format and a group with a duplicate member are reported", async () => {
     const declared = await declareResources(() => [
-      new ScheduledReport("daily", { name: "D", report: "daily", schedule: { frequency: "daily", time: "06:00", timezone: "UTC" }, recipients: ["x@other.org"] }),
-      new CloudGroup("dup", { name: "Dup", azureSubscriptionIds: ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590", "0b1f6471-1bf0-4dda-aec3-cb9272f09590"] }),
+      new ScheduledReport("daily", {
+        name: "D",
+        report: "daily",
+        schedule: { frequency: "daily", time: "06:00", timezone: "UTC" },
+        recipients: ["x@other.org"],
+      }),
+      new CloudGroup("dup", {
+        name: "Dup",
+        azureSubscriptionIds: ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590", "0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+      }),
     ]);
     const report = await pack.analyze(byName(declared, "daily"));
     expect(report.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('format "csv" is not allowed: set format to pdf')]);
@@ -166,11 +234,16 @@ describe("Remediate", () => {
 
   test("the remediation variant adds the missing thresholds and keeps the webhook secret", async () => {
     await pack.configure({ "budget-alert-thresholds": "remediate" });
-    const [alert] = await declareResources(() => [new BudgetAlert("r", { name: "R", amount: 100, groupId: "grp_0123456789", recipients: ["a@example.com"], webhookUrl: WEBHOOK })]);
+    const [alert] = await declareResources(() => [
+      new BudgetAlert("r", { name: "R", amount: 100, groupId: "grp_0123456789", recipients: ["a@example.com"], webhookUrl: WEBHOOK }),
+    ]);
     const remediated = await pack.remediate(alert!);
     expect(remediated.remediations).toHaveLength(1);
     expect(remediated.remediations[0]!.properties).toMatchObject({
-      thresholds: [{ percent: 100, basis: "actual" }, { percent: 100, basis: "forecast" }],
+      thresholds: [
+        { percent: 100, basis: "actual" },
+        { percent: 100, basis: "forecast" },
+      ],
       webhookUrl: { [specialSigKey]: specialSecretSig, value: WEBHOOK },
       amount: 100,
     });
@@ -180,7 +253,9 @@ describe("Remediate", () => {
 
   test("with the default level nothing is remediated and the violation stays", async () => {
     await pack.configure();
-    const [alert] = await declareResources(() => [new BudgetAlert("r", { name: "R", amount: 100, groupId: "grp_0123456789", recipients: ["a@example.com"] })]);
+    const [alert] = await declareResources(() => [
+      new BudgetAlert("r", { name: "R", amount: 100, groupId: "grp_0123456789", recipients: ["a@example.com"] }),
+    ]);
     expect((await pack.remediate(alert!)).remediations).toEqual([]);
     expect(policiesOf(await pack.remediateAndAnalyze(alert!))).toEqual(["budget-alert-thresholds"]);
   });
@@ -193,8 +268,20 @@ describe("AnalyzeStack", () => {
   const program = () => {
     const web = new CloudGroup("web", { name: "Web", awsAccountIds: [AWS] });
     const data = new CloudGroup("data", { name: "Data", awsAccountIds: [AWS, "210987654321"] });
-    const webBudget = new BudgetAlert("web-budget", { name: "Web", amount: 8000, groupId: web.id, recipients: ["a@example.com"], thresholds: GOOD_THRESHOLDS });
-    const org = new BudgetAlert("org-budget", { name: "Org", amount: 36_000, period: "annual", recipients: ["a@example.com"], thresholds: GOOD_THRESHOLDS });
+    const webBudget = new BudgetAlert("web-budget", {
+      name: "Web",
+      amount: 8000,
+      groupId: web.id,
+      recipients: ["a@example.com"],
+      thresholds: GOOD_THRESHOLDS,
+    });
+    const org = new BudgetAlert("org-budget", {
+      name: "Org",
+      amount: 36_000,
+      period: "annual",
+      recipients: ["a@example.com"],
+      thresholds: GOOD_THRESHOLDS,
+    });
     return [web, data, webBudget, org] as pulumi.Resource[];
   };
 

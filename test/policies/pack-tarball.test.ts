@@ -19,7 +19,11 @@ const REPO = join(POLICY_PACK_DIR, "..");
 
 let root: string;
 let packDir: string;
-let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+let manifest: {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
 let pack: RunningPolicyPack | undefined;
 
 beforeAll(async () => {
@@ -31,7 +35,11 @@ beforeAll(async () => {
   await run("mkdir", ["-p", packDir]);
   await run("tar", ["-xzf", join(root, packed!.filename), "-C", packDir, "--strip-components=1"]);
   manifest = JSON.parse(readFileSync(join(packDir, "package.json"), "utf8")) as typeof manifest;
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd: packDir, timeout: 180_000, env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" } });
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], {
+    cwd: packDir,
+    timeout: 180_000,
+    env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" },
+  });
   pack = await startPolicyPack({ dir: packDir, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
 }, 240_000);
 
@@ -47,7 +55,8 @@ describe("the policy pack tarball, installed alone", () => {
   });
 
   it("takes @pulumi/pulumi as a peer whose range covers the version the workspace tests it with, and installs one in it", () => {
-    const versionIn = (dir: string) => (JSON.parse(readFileSync(join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+    const versionIn = (dir: string) =>
+      (JSON.parse(readFileSync(join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
     const range = manifest.peerDependencies?.["@pulumi/pulumi"];
     expect(range).toBeDefined();
     expect(satisfies(versionIn(REPO), range!)).toBe(true);
@@ -63,7 +72,9 @@ describe("the policy pack tarball, installed alone", () => {
 
   it("takes a Configure and reports an Analyze violation", async () => {
     await pack!.configure({ "budget-alert-max-amount": { maxMonthlyAmount: { USD: 1000 } } });
-    const [alert] = await declareResources(() => [new BudgetAlert("huge", { name: "Huge", amount: 5000, recipients: ["finops@example.com"] })]);
+    const [alert] = await declareResources(() => [
+      new BudgetAlert("huge", { name: "Huge", amount: 5000, recipients: ["finops@example.com"] }),
+    ]);
     const result = await pack!.analyze(alert!);
     expect(result.diagnostics.map((d) => d.policyName)).toContain("budget-alert-max-amount");
   });

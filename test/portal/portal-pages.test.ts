@@ -26,7 +26,8 @@ describe("portal pages", () => {
     return { status: response.status, body: (response.status === 204 ? undefined : await response.json()) as T };
   };
   const page = async (path: string) => (await agent.get(path)).text();
-  const submit = async (pagePath: string, action: string, fields: Record<string, string | string[]>) => agent.post(action, { ...hiddenFields(await page(pagePath), action), ...fields });
+  const submit = async (pagePath: string, action: string, fields: Record<string, string | string[]>) =>
+    agent.post(action, { ...hiddenFields(await page(pagePath), action), ...fields });
 
   test("a group created through the API is in the global filter and the group list at once (spec rule 1)", async () => {
     const created = await api<CloudGroup>("POST", "/groups", { name: "From the API" });
@@ -82,12 +83,17 @@ describe("portal pages", () => {
   });
 
   test("scheduled reports are listed read-only with their schedule", async () => {
-    const report = { name: "Weekly summary", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "Europe/Berlin" }, recipients: ["finops@example.com"] };
+    const report = {
+      name: "Weekly summary",
+      report: "summary",
+      schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "Europe/Berlin" },
+      recipients: ["finops@example.com"],
+    };
     expect((await api("POST", "/reports", report)).status).toBe(201);
     const html = await page("/portal/reports");
     expect(html).toContain("Weekly summary");
     expect(html).toContain("weekly on monday at 08:00 Europe/Berlin");
-    expect(html).not.toContain("<form method=\"post\" action=\"/portal/reports");
+    expect(html).not.toContain('<form method="post" action="/portal/reports');
   });
 
   test("an API token made on API Access is shown once, works, and is revoked from the page", async () => {

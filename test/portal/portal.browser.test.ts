@@ -24,7 +24,15 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     page = context.pages()[0] ?? (await context.newPage());
   });
@@ -38,7 +46,11 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
 
   test("signing in leads to the Cloud Groups page; an API-created group is in the global filter", async () => {
     const token = await apiToken();
-    const created = await fetch(`${sb.baseUrl}/groups`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Created by Pulumi" }) });
+    const created = await fetch(`${sb.baseUrl}/groups`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Created by Pulumi" }),
+    });
     const group = (await created.json()) as CloudGroup;
 
     await page.goto(`${sb.origin}/portal`);
@@ -83,7 +95,9 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
     await form.getByLabel("Name").fill("Made in the browser");
     await form.getByRole("button", { name: "Create group" }).click();
     await page.waitForURL(`${sb.origin}/portal/groups`);
-    const list = (await (await fetch(`${sb.baseUrl}/groups`, { headers: { authorization: `Bearer ${await apiToken()}` } })).json()) as { items: CloudGroup[] };
+    const list = (await (await fetch(`${sb.baseUrl}/groups`, { headers: { authorization: `Bearer ${await apiToken()}` } })).json()) as {
+      items: CloudGroup[];
+    };
     expect(list.items.find((g) => g.name === "Made in the browser")).toMatchObject({ source: "portal" });
   });
 });

@@ -18,7 +18,11 @@ describe("sign-in lockout under parallel attempts (item 2)", () => {
         return { agent, fields: hiddenFields(await (await agent.get("/portal/sign-in")).text(), "/portal/sign-in") };
       }),
     );
-    const statuses = await Promise.all(agents.map(({ agent, fields }, i) => agent.post("/portal/sign-in", { ...fields, email: DEMO_USER.email, password: `guess-${i}` }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      agents.map(({ agent, fields }, i) =>
+        agent.post("/portal/sign-in", { ...fields, email: DEMO_USER.email, password: `guess-${i}` }).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     const right = await signIn(new UserAgent(sb.origin), DEMO_USER);
@@ -65,21 +69,27 @@ describe("next after sign-in (item 4)", () => {
     "x".repeat(5000),
   ];
 
-  test.each(crafted.map((n) => [JSON.stringify(n).slice(0, 60), n]))("next=%s after sign-in goes to a same-origin portal page, never a 500", async (_shown, next) => {
-    const response = await signIn(new UserAgent(sb.origin), DEMO_USER, next);
-    expect(response.status).toBe(303);
-    const target = location(response);
-    expect(target).toMatch(/^\/portal\/[\x21-\x7e]*$/);
-    expect(response.headers.get("set-cookie") ?? "").not.toMatch(/evil=/);
-  });
+  test.each(crafted.map((n) => [JSON.stringify(n).slice(0, 60), n]))(
+    "next=%s after sign-in goes to a same-origin portal page, never a 500",
+    async (_shown, next) => {
+      const response = await signIn(new UserAgent(sb.origin), DEMO_USER, next);
+      expect(response.status).toBe(303);
+      const target = location(response);
+      expect(target).toMatch(/^\/portal\/[\x21-\x7e]*$/);
+      expect(response.headers.get("set-cookie") ?? "").not.toMatch(/evil=/);
+    },
+  );
 
-  test.each(crafted.map((n) => [JSON.stringify(n).slice(0, 60), n]))("a signed-in GET of the sign-in page with next=%s redirects within the portal", async (_shown, next) => {
-    const agent = new UserAgent(sb.origin);
-    await signIn(agent, DEMO_USER);
-    const response = await agent.get(`/portal/sign-in?${new URLSearchParams({ next })}`);
-    expect(response.status).toBe(302);
-    expect(location(response)).toMatch(/^\/portal\/[\x21-\x7e]*$/);
-  });
+  test.each(crafted.map((n) => [JSON.stringify(n).slice(0, 60), n]))(
+    "a signed-in GET of the sign-in page with next=%s redirects within the portal",
+    async (_shown, next) => {
+      const agent = new UserAgent(sb.origin);
+      await signIn(agent, DEMO_USER);
+      const response = await agent.get(`/portal/sign-in?${new URLSearchParams({ next })}`);
+      expect(response.status).toBe(302);
+      expect(location(response)).toMatch(/^\/portal\/[\x21-\x7e]*$/);
+    },
+  );
 
   test("the sign-in form posted with a crafted next field is answered, not a 500", async () => {
     const agent = new UserAgent(sb.origin);
@@ -139,7 +149,13 @@ describe("cookies are Secure when the sandbox is served over https (--public-url
     expect(csrfCookie).toMatch(/; Secure/i);
     const fields = hiddenFields(page.text, "/portal/sign-in");
     const body = new URLSearchParams({ ...fields, ...DEMO_USER }).toString();
-    const signedIn = await rawRequest(sb.origin, "POST", "/portal/sign-in", { host: "sandbox.test:8443", cookie: csrfCookie.split(";")[0]!, "content-type": "application/x-www-form-urlencoded" }, body);
+    const signedIn = await rawRequest(
+      sb.origin,
+      "POST",
+      "/portal/sign-in",
+      { host: "sandbox.test:8443", cookie: csrfCookie.split(";")[0]!, "content-type": "application/x-www-form-urlencoded" },
+      body,
+    );
     expect(signedIn.status).toBe(303);
     const session = ([] as string[]).concat(signedIn.headers["set-cookie"] ?? []).find((c) => c.startsWith("cc_session_"))!;
     expect(session).toMatch(/; Secure/i);
@@ -161,7 +177,8 @@ describe("a bounded number of OAuth clients per organization", () => {
     const agent = new UserAgent(sb.origin);
     await signIn(agent);
     const form = hiddenFields(await (await agent.get("/portal/api-access")).text(), "/portal/api-access/clients");
-    for (let i = 0; i < 100; i++) expect((await agent.post("/portal/api-access/clients", { ...form, name: `c${i}`, scopes: ["read"] })).status).toBe(201);
+    for (let i = 0; i < 100; i++)
+      expect((await agent.post("/portal/api-access/clients", { ...form, name: `c${i}`, scopes: ["read"] })).status).toBe(201);
     const refused = await agent.post("/portal/api-access/clients", { ...form, name: "one too many", scopes: ["read"] });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("already has 100 OAuth clients");

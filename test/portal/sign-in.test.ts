@@ -56,10 +56,13 @@ describe("portal sign-in", () => {
     expect(agent.hasCookieStartingWith("cc_session_")).toBe(false);
   });
 
-  test.each(["https://evil.example/", "//evil.example/portal/", "/\\evil.example", "/api/v1/groups"])("next=%s is not followed after sign-in", async (next) => {
-    const response = await signIn(new UserAgent(sb.origin), DEMO_USER, next);
-    expect(location(response)).toBe("/portal/groups");
-  });
+  test.each(["https://evil.example/", "//evil.example/portal/", "/\\evil.example", "/api/v1/groups"])(
+    "next=%s is not followed after sign-in",
+    async (next) => {
+      const response = await signIn(new UserAgent(sb.origin), DEMO_USER, next);
+      expect(location(response)).toBe("/portal/groups");
+    },
+  );
 
   test("signing out ends the session on the server, not only in the browser", async () => {
     const agent = new UserAgent(sb.origin);

@@ -39,7 +39,12 @@ describe(`chaos: ${RESOURCES} resources at parallelism ${PARALLELISM} with 20% i
   test("the sandbox really fails requests", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++) {
-      statuses.push(await send(faulty.baseUrl, { method: "GET", path: "/groups?limit=1" }, { token }).then((r) => r.status, () => 0));
+      statuses.push(
+        await send(faulty.baseUrl, { method: "GET", path: "/groups?limit=1" }, { token }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      );
     }
     const failed = statuses.filter((s) => s !== 200);
     expect(failed.length).toBeGreaterThan(3);

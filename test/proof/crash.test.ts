@@ -81,7 +81,10 @@ describe("kill -9 during a write load", () => {
 
     sb = await startSandbox({ dataDir, args: UNLIMITED });
     const after = { ...org, baseUrl: sb.baseUrl };
-    const [groups, alerts] = await Promise.all([listAll<CloudGroup>(after.baseUrl, after.token, "/groups"), listAll<BudgetAlert>(after.baseUrl, after.token, "/alerts")]);
+    const [groups, alerts] = await Promise.all([
+      listAll<CloudGroup>(after.baseUrl, after.token, "/groups"),
+      listAll<BudgetAlert>(after.baseUrl, after.token, "/alerts"),
+    ]);
     const stored = new Map([...groups, ...alerts].map((o) => [o.id, o.name]));
     const lost = acknowledged.filter((w) => stored.get(w.id!) !== w.name);
     expect(lost).toEqual([]);
@@ -92,7 +95,10 @@ describe("kill -9 during a write load", () => {
       const res = await send(after.baseUrl, w.req, { token: after.token });
       expect(res.status).toBe(201);
     }
-    const [groupsAfter, alertsAfter] = await Promise.all([listAll<CloudGroup>(after.baseUrl, after.token, "/groups"), listAll<BudgetAlert>(after.baseUrl, after.token, "/alerts")]);
+    const [groupsAfter, alertsAfter] = await Promise.all([
+      listAll<CloudGroup>(after.baseUrl, after.token, "/groups"),
+      listAll<BudgetAlert>(after.baseUrl, after.token, "/alerts"),
+    ]);
     const names = [...groupsAfter, ...alertsAfter].map((o) => o.name).filter((n) => n.startsWith("crash "));
     expect(new Set(names).size).toBe(names.length);
     expect(names.length).toBe(writes.length);

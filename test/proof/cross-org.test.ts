@@ -25,14 +25,17 @@ describe("cross-organization access", () => {
 
   const singleObjectRoutes = routes.filter((r) => r.params !== undefined);
 
-  test.each(singleObjectRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))("%s on another organization's object is 404", async (_l, route) => {
-    const req = await requestBuilder(route)(a);
-    const before = await orgState(sb.baseUrl, a.token);
-    const res = await send(sb.baseUrl, req, { token: b.token });
-    expectProblem(res, 404);
-    expect(res.text).not.toContain(a.marker);
-    expectUnchanged(before, await orgState(sb.baseUrl, a.token));
-  });
+  test.each(singleObjectRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s on another organization's object is 404",
+    async (_l, route) => {
+      const req = await requestBuilder(route)(a);
+      const before = await orgState(sb.baseUrl, a.token);
+      const res = await send(sb.baseUrl, req, { token: b.token });
+      expectProblem(res, 404);
+      expect(res.text).not.toContain(a.marker);
+      expectUnchanged(before, await orgState(sb.baseUrl, a.token));
+    },
+  );
 
   test("no list, filter or cost read of B shows anything of A", async () => {
     await Promise.all([fixtures.groupWithMember(a), fixtures.alert(a), fixtures.report(a), fixtures.scan(a)]);
@@ -50,7 +53,11 @@ describe("cross-organization access", () => {
   test("a cost read filtered by A's group is 404 for B", async () => {
     const group = await fixtures.group(a);
     for (const path of ["/cost/summary", "/cost/services", "/cost/daily", "/cost/forecast", "/cost/comparison"]) {
-      const res = await send(sb.baseUrl, { method: "GET", path: `${path}?from=2026-10-01&to=2026-10-31&groupId=${group.id}` }, { token: b.token });
+      const res = await send(
+        sb.baseUrl,
+        { method: "GET", path: `${path}?from=2026-10-01&to=2026-10-31&groupId=${group.id}` },
+        { token: b.token },
+      );
       expectProblem(res, 404);
     }
   });

@@ -13,18 +13,32 @@ const field = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight
 
 /** A record with its required keys present most of the time, and any key missing now and then. */
 function inputs(fields: Record<string, fc.Arbitrary<unknown>>, requiredKeys: string[]): fc.Arbitrary<Json> {
-  return fc.oneof({ arbitrary: fc.record(fields, { requiredKeys }), weight: 5 }, { arbitrary: fc.record(fields, { requiredKeys: [] }), weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.record(fields, { requiredKeys }), weight: 5 },
+    { arbitrary: fc.record(fields, { requiredKeys: [] }), weight: 1 },
+  );
 }
 
 const name = fc.string({ minLength: 1, maxLength: 110 });
 const emails = fc.uniqueArray(fc.stringMatching(/^[a-zA-Z0-9]{1,12}@example\.(com|org)$/), { maxLength: 3 });
-const hhmm = fc.tuple(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })).map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
+const hhmm = fc
+  .tuple(fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 }))
+  .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`);
 const timezone = fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Mars/Olympus");
 const schedule = fc.oneof(
   fc.record({ frequency: fc.constant("daily"), time: hhmm, timezone }),
   fc.record({ frequency: fc.constant("weekly"), dayOfWeek: fc.constantFrom("monday", "sunday", "funday"), time: hhmm, timezone }),
   fc.record({ frequency: fc.constant("monthly"), dayOfMonth: fc.integer({ min: 0, max: 32 }), time: hhmm, timezone }),
-  fc.record({ frequency: fc.constantFrom("daily", "weekly", "monthly", "hourly"), dayOfWeek: fc.constantFrom("monday", null), dayOfMonth: fc.constantFrom(1, null), time: hhmm, timezone }, { requiredKeys: [] }),
+  fc.record(
+    {
+      frequency: fc.constantFrom("daily", "weekly", "monthly", "hourly"),
+      dayOfWeek: fc.constantFrom("monday", null),
+      dayOfMonth: fc.constantFrom(1, null),
+      time: hhmm,
+      timezone,
+    },
+    { requiredKeys: [] },
+  ),
 );
 
 /** The inputs each resource takes (the public surface of `@cloudcost/pulumi`). */
@@ -42,10 +56,20 @@ const inputsFor: Record<ResourceKind, fc.Arbitrary<Json>> = {
   BudgetAlert: inputs(
     {
       name: field(name),
-      amount: field(fc.oneof({ arbitrary: fc.integer({ min: 1, max: 1e9 }).map((n) => n / 100), weight: 4 }, fc.double({ min: -10, max: 1e13, noNaN: true }))),
+      amount: field(
+        fc.oneof(
+          { arbitrary: fc.integer({ min: 1, max: 1e9 }).map((n) => n / 100), weight: 4 },
+          fc.double({ min: -10, max: 1e13, noNaN: true }),
+        ),
+      ),
       currency: field(fc.constantFrom("USD", "EUR", "JPY", "usd", "XXX", "ABCD")),
       period: field(fc.constantFrom("monthly", "quarterly", "annual", "weekly")),
-      thresholds: field(fc.uniqueArray(fc.record({ percent: fc.integer({ min: 0, max: 1001 }), basis: fc.constantFrom("actual", "forecast") }), { maxLength: 11, selector: (t) => `${t.basis}:${t.percent}` })),
+      thresholds: field(
+        fc.uniqueArray(fc.record({ percent: fc.integer({ min: 0, max: 1001 }), basis: fc.constantFrom("actual", "forecast") }), {
+          maxLength: 11,
+          selector: (t) => `${t.basis}:${t.percent}`,
+        }),
+      ),
       recipients: field(emails),
       webhookUrl: field(fc.oneof(fc.stringMatching(/^https:\/\/hooks\.example\.com\/[a-z0-9]{1,20}$/), fc.webUrl())),
       enabled: field(fc.boolean()),
@@ -70,7 +94,14 @@ const inputsFor: Record<ResourceKind, fc.Arbitrary<Json>> = {
 /** Now and then a key no resource takes. */
 const extraKeys = fc.oneof(
   { arbitrary: fc.constant({}), weight: 4 },
-  { arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !k.startsWith("__")), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 2 }), weight: 1 },
+  {
+    arbitrary: fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !k.startsWith("__")),
+      fc.jsonValue({ maxDepth: 1 }),
+      { minKeys: 1, maxKeys: 2 },
+    ),
+    weight: 1,
+  },
 );
 
 /** Inputs Check accepted, with nothing unknown in them, must be what the API accepts (the contract's schemas). */

@@ -17,7 +17,10 @@ import { rawRequest, type RawReply } from "../sandbox/raw-http";
  */
 
 /** Header-safe characters (fetch refuses control characters and anything above U+00FF). */
-const headerChar = fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c));
+const headerChar = fc
+  .integer({ min: 0x20, max: 0xff })
+  .filter((c) => c !== 0x7f)
+  .map((c) => String.fromCharCode(c));
 const headerText = (maxLength: number) => fc.string({ unit: headerChar, maxLength });
 function encodable(s: string): boolean {
   try {
@@ -32,11 +35,24 @@ function encodable(s: string): boolean {
  * suspects, and raw byte sequences that are not valid percent-encoding at all.
  */
 const pathSegment = fc.oneof(
-  fc.oneof(
-    fc.string({ minLength: 1, maxLength: 80 }),
-    fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).filter(encodable),
-    fc.constantFrom("..", "grp_", "alr_' OR 1=1 --", "999999999999999999999", "-1", "null", "undefined", "__proto__", "constructor", "x".repeat(300)),
-  ).map(encodeURIComponent),
+  fc
+    .oneof(
+      fc.string({ minLength: 1, maxLength: 80 }),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 40 }).filter(encodable),
+      fc.constantFrom(
+        "..",
+        "grp_",
+        "alr_' OR 1=1 --",
+        "999999999999999999999",
+        "-1",
+        "null",
+        "undefined",
+        "__proto__",
+        "constructor",
+        "x".repeat(300),
+      ),
+    )
+    .map(encodeURIComponent),
   fc.constantFrom("%", "%zz", "%E0%A4%A", "%00", "%2e%2e", "%C0%AF", "%FF%FE"),
 );
 
@@ -78,17 +94,24 @@ describe("wire fuzzing", () => {
     const withParams = routes.filter((r) => r.params !== undefined);
     const before = await orgState(sb.baseUrl, org.token);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...withParams.map((r) => r.operationId)), pathSegment, fc.nat(), async (operationId, value, which) => {
-        const route = routeById(operationId);
-        const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-        const target = names[which % names.length]!;
-        const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === target ? value : name === "provider" ? "aws" : "grp_0000000000"));
-        const res = await send(sb.baseUrl, { method: route.method, path, body: route.body ? {} : undefined }, { token: org.token });
-        // 414: a segment over the router's length limit is refused before routing. 405: the client
-        // resolves `..` segments (WHATWG URL), which can leave a path that exists for other methods.
-        expect([400, 404, 405, 414]).toContain(res.status);
-        expectProblem(res, res.status);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...withParams.map((r) => r.operationId)),
+        pathSegment,
+        fc.nat(),
+        async (operationId, value, which) => {
+          const route = routeById(operationId);
+          const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+          const target = names[which % names.length]!;
+          const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+            name === target ? value : name === "provider" ? "aws" : "grp_0000000000",
+          );
+          const res = await send(sb.baseUrl, { method: route.method, path, body: route.body ? {} : undefined }, { token: org.token });
+          // 414: a segment over the router's length limit is refused before routing. 405: the client
+          // resolves `..` segments (WHATWG URL), which can leave a path that exists for other methods.
+          expect([400, 404, 405, 414]).toContain(res.status);
+          expectProblem(res, res.status);
+        },
+      ),
       { numRuns: FUZZ_RUNS },
     );
     expectUnchanged(before, await orgState(sb.baseUrl, org.token));
@@ -97,29 +120,76 @@ describe("wire fuzzing", () => {
   test("any request headers on any route: never a 5xx, every error problem+json, nothing changed", async () => {
     const port = new URL(sb.origin).port;
     const headerName = fc.oneof(
-      fc.constantFrom("content-type", "accept", "if-match", "idempotency-key", "cookie", "host", "x-forwarded-for", "x-forwarded-host", "forwarded", "content-encoding", "accept-encoding", "origin", "range", "if-none-match", "x-http-method-override", "transfer-encoding", "connection"),
+      fc.constantFrom(
+        "content-type",
+        "accept",
+        "if-match",
+        "idempotency-key",
+        "cookie",
+        "host",
+        "x-forwarded-for",
+        "x-forwarded-host",
+        "forwarded",
+        "content-encoding",
+        "accept-encoding",
+        "origin",
+        "range",
+        "if-none-match",
+        "x-http-method-override",
+        "transfer-encoding",
+        "connection",
+      ),
       fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
     );
     const value = fc.oneof(
       headerText(120),
-      fc.constantFrom("application/json", "application/json; charset=utf-16", "text/plain", "multipart/form-data; boundary=x", "gzip", "*", '"x"', "W/\"x\"", "bytes=0-1", "close", "chunked", `localhost:${port}`, "attacker.example", "127.0.0.1", "[::1]"),
+      fc.constantFrom(
+        "application/json",
+        "application/json; charset=utf-16",
+        "text/plain",
+        "multipart/form-data; boundary=x",
+        "gzip",
+        "*",
+        '"x"',
+        'W/"x"',
+        "bytes=0-1",
+        "close",
+        "chunked",
+        `localhost:${port}`,
+        "attacker.example",
+        "127.0.0.1",
+        "[::1]",
+      ),
     );
     const headers = fc.dictionary(headerName, value, { maxKeys: 5 });
     const before = await orgState(sb.baseUrl, org.token);
     await fc.assert(
       // Reads, and changes whose body is replaced by one their schema refuses: none may change anything.
-      fc.asyncProperty(fc.constantFrom(...requests.filter((_r, i) => routes[i]!.method === "GET" || routes[i]!.body !== undefined)), headers, async (req, extra) => {
-        const body = req.method === "GET" ? undefined : JSON.stringify({ fuzz: true });
-        const wanted: Record<string, string> = { authorization: `Bearer ${org.token}`, ...(body ? { "content-type": "application/json" } : {}), ...extra };
-        if (wanted["transfer-encoding"] !== undefined || wanted.connection !== undefined) delete wanted["content-length"];
-        const res = await rawRequest(sb.origin, req.method, `/api/v1${req.path}`, wanted, body).catch((err: NodeJS.ErrnoException) => {
-          // node:http itself refuses some combinations before sending (e.g. an invalid header value).
-          if (/^ERR_(INVALID_CHAR|HTTP_INVALID_HEADER_VALUE|INVALID_HTTP_TOKEN)$/.test(err.code ?? "") || err.code === "ECONNRESET" || err.code === "HPE_INVALID_CONSTANT") return undefined;
-          throw err;
-        });
-        if (!res) return;
-        expectErrorShape(res, "problem");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...requests.filter((_r, i) => routes[i]!.method === "GET" || routes[i]!.body !== undefined)),
+        headers,
+        async (req, extra) => {
+          const body = req.method === "GET" ? undefined : JSON.stringify({ fuzz: true });
+          const wanted: Record<string, string> = {
+            authorization: `Bearer ${org.token}`,
+            ...(body ? { "content-type": "application/json" } : {}),
+            ...extra,
+          };
+          if (wanted["transfer-encoding"] !== undefined || wanted.connection !== undefined) delete wanted["content-length"];
+          const res = await rawRequest(sb.origin, req.method, `/api/v1${req.path}`, wanted, body).catch((err: NodeJS.ErrnoException) => {
+            // node:http itself refuses some combinations before sending (e.g. an invalid header value).
+            if (
+              /^ERR_(INVALID_CHAR|HTTP_INVALID_HEADER_VALUE|INVALID_HTTP_TOKEN)$/.test(err.code ?? "") ||
+              err.code === "ECONNRESET" ||
+              err.code === "HPE_INVALID_CONSTANT"
+            )
+              return undefined;
+            throw err;
+          });
+          if (!res) return;
+          expectErrorShape(res, "problem");
+        },
+      ),
       { numRuns: FUZZ_RUNS },
     );
     expectUnchanged(before, await orgState(sb.baseUrl, org.token));
@@ -152,22 +222,72 @@ describe("wire fuzzing", () => {
       ["GET", "/nowhere"],
     );
     const params = fc.dictionary(
-      fc.oneof(fc.constantFrom("next", "group", "client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "grant_type", "code", "token", "email", "password", "_csrf", "decision", "name", "scopes", "redirect_uris"), fc.string({ maxLength: 10 })),
-      fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("https://evil.example/", "/portal/groups\r\nX: 1", "\u2603", "code", "S256", "read write", "client_credentials", "authorization_code")),
+      fc.oneof(
+        fc.constantFrom(
+          "next",
+          "group",
+          "client_id",
+          "redirect_uri",
+          "response_type",
+          "scope",
+          "state",
+          "code_challenge",
+          "code_challenge_method",
+          "grant_type",
+          "code",
+          "token",
+          "email",
+          "password",
+          "_csrf",
+          "decision",
+          "name",
+          "scopes",
+          "redirect_uris",
+        ),
+        fc.string({ maxLength: 10 }),
+      ),
+      fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.constantFrom(
+          "https://evil.example/",
+          "/portal/groups\r\nX: 1",
+          "\u2603",
+          "code",
+          "S256",
+          "read write",
+          "client_credentials",
+          "authorization_code",
+        ),
+      ),
       { maxKeys: 6 },
     );
     const bodyKind = fc.constantFrom("form", "json", "raw", "none");
     await fc.assert(
-      fc.asyncProperty(endpoint, params, params, bodyKind, fc.string({ maxLength: 80 }), async ([method, path], query, fields, kind, raw) => {
-        const q = new URLSearchParams(query).toString();
-        const headers: Record<string, string> = {};
-        let body: string | undefined;
-        if (method !== "GET" && kind === "form") [headers["content-type"], body] = ["application/x-www-form-urlencoded", new URLSearchParams(fields).toString()];
-        if (method !== "GET" && kind === "json") [headers["content-type"], body] = ["application/json", JSON.stringify(fields)];
-        if (method !== "GET" && kind === "raw") [headers["content-type"], body] = ["application/json", raw];
-        const res = await rawRequest(sb.origin, method, `${path}${q ? `?${q}` : ""}`, headers, body);
-        expectErrorShape(res, path.startsWith("/oauth/") && path !== "/oauth/authorize" ? "oauth" : path.startsWith("/portal") || path === "/oauth/authorize" ? "page" : "problem");
-      }),
+      fc.asyncProperty(
+        endpoint,
+        params,
+        params,
+        bodyKind,
+        fc.string({ maxLength: 80 }),
+        async ([method, path], query, fields, kind, raw) => {
+          const q = new URLSearchParams(query).toString();
+          const headers: Record<string, string> = {};
+          let body: string | undefined;
+          if (method !== "GET" && kind === "form")
+            [headers["content-type"], body] = ["application/x-www-form-urlencoded", new URLSearchParams(fields).toString()];
+          if (method !== "GET" && kind === "json") [headers["content-type"], body] = ["application/json", JSON.stringify(fields)];
+          if (method !== "GET" && kind === "raw") [headers["content-type"], body] = ["application/json", raw];
+          const res = await rawRequest(sb.origin, method, `${path}${q ? `?${q}` : ""}`, headers, body);
+          expectErrorShape(
+            res,
+            path.startsWith("/oauth/") && path !== "/oauth/authorize"
+              ? "oauth"
+              : path.startsWith("/portal") || path === "/oauth/authorize"
+                ? "page"
+                : "problem",
+          );
+        },
+      ),
       { numRuns: FUZZ_RUNS },
     );
     const res = await send(sb.baseUrl, { method: "GET", path: "/groups" }, { token: org.token });
@@ -178,13 +298,15 @@ describe("wire fuzzing", () => {
     const port = Number(new URL(sb.origin).port);
     const garbage = fc.oneof(
       fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.from(b)),
-      fc.constantFrom(
-        "GET /api/v1/groups HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-        "POST /api/v1/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n",
-        `POST /api/v1/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"x".repeat(100)}\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{"a`,
-        "GET /api/v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
-        "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
-      ).map((s) => Buffer.from(s, "latin1")),
+      fc
+        .constantFrom(
+          "GET /api/v1/groups HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+          "POST /api/v1/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n",
+          `POST /api/v1/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"x".repeat(100)}\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{"a`,
+          "GET /api/v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+          "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+        )
+        .map((s) => Buffer.from(s, "latin1")),
     );
     await fc.assert(
       fc.asyncProperty(garbage, async (bytes) => {
@@ -193,7 +315,8 @@ describe("wire fuzzing", () => {
         if (status === undefined) return;
         expect(Number(status)).toBeLessThan(500);
         // Whatever Node's parser or the router refused is a problem like every other error (issue 14, item 9).
-        if (Number(status) >= 400) expect(answer.slice(0, answer.indexOf("\r\n\r\n"))).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+        if (Number(status) >= 400)
+          expect(answer.slice(0, answer.indexOf("\r\n\r\n"))).toMatch(/\r\ncontent-type: application\/problem\+json/i);
       }),
       { numRuns: 60 },
     );

@@ -56,20 +56,34 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
     secrets.webhookSecret = webhookSecret;
 
     // A program with all three resources, through the engine rules and the real host, authenticated with client credentials.
-    const oauthConfig = { "cloudcost:apiUrl": `${proxy.origin}/api/v1`, "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(client.client_secret) };
+    const oauthConfig = {
+      "cloudcost:apiUrl": `${proxy.origin}/api/v1`,
+      "cloudcost:clientId": client.client_id,
+      "cloudcost:clientSecret": secret(client.client_secret),
+    };
     engine = new Engine({ config: oauthConfig });
     const oauthHost = (await engine.hostFor(oauthConfig)).host;
     hosts.push(oauthHost);
     await engine.open();
     const group = new CloudGroup("g", { name: `Secrets ${randomUUID().slice(0, 6)}`, awsAccountIds: ["111122223333"] });
     const alert = new BudgetAlert("a", { name: "Secret hook", amount: 100, groupId: group.id, webhookUrl });
-    const report = new ScheduledReport("r", { name: "Weekly", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "friday", time: "17:00", timezone: "UTC" }, recipients: ["x@example.com"] });
+    const report = new ScheduledReport("r", {
+      name: "Weekly",
+      report: "summary",
+      schedule: { frequency: "weekly", dayOfWeek: "friday", time: "17:00", timezone: "UTC" },
+      recipients: ["x@example.com"],
+    });
     await Promise.all([outputValue(alert.id), outputValue(report.id)]);
     for (const r of engine.resources) {
       seen(`__provider of ${r.name}`, String(r.inputs.__provider));
       const { webhookUrl: _declaredSecret, ...outputs } = r.state;
       seen(`outputs of ${r.name} (except the secret webhookUrl)`, JSON.stringify(outputs));
-      const read = await oauthHost.read(r.urn, r.id, stripSecrets(r.state) as Record<string, unknown>, stripSecrets(r.inputs) as Record<string, unknown>);
+      const read = await oauthHost.read(
+        r.urn,
+        r.id,
+        stripSecrets(r.state) as Record<string, unknown>,
+        stripSecrets(r.inputs) as Record<string, unknown>,
+      );
       const { webhookUrl: _alsoSecret, ...readOutputs } = read.properties;
       seen(`read outputs of ${r.name}`, JSON.stringify(readOutputs));
       // Read gives the secret webhook back as an input too; the engine marks it secret because the stored
@@ -81,13 +95,24 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
     for (const [kind, text] of Object.entries(providers)) seen(`__provider of ${kind}`, text);
 
     // Failure paths: each error message a user would read.
-    const badHook = await oauthHost.check(urn("BudgetAlert", "bad"), {}, { name: "x", amount: 1, webhookUrl: `http://hooks.example.com/${webhookSecret}`, __provider: providers.BudgetAlert });
+    const badHook = await oauthHost.check(
+      urn("BudgetAlert", "bad"),
+      {},
+      { name: "x", amount: 1, webhookUrl: `http://hooks.example.com/${webhookSecret}`, __provider: providers.BudgetAlert },
+    );
     expect(badHook.failures.length).toBeGreaterThan(0);
     seen("check failure for an http webhook", JSON.stringify(badHook.failures));
-    const unknownGroup = await oauthHost.check(urn("BudgetAlert", "orphan"), {}, { name: "x", amount: 1, webhookUrl, groupId: "grp_0000000000", __provider: providers.BudgetAlert });
+    const unknownGroup = await oauthHost.check(
+      urn("BudgetAlert", "orphan"),
+      {},
+      { name: "x", amount: 1, webhookUrl, groupId: "grp_0000000000", __provider: providers.BudgetAlert },
+    );
     seen("create failure for an unknown group", await failureOf(oauthHost.create(urn("BudgetAlert", "orphan"), unknownGroup.inputs)));
 
-    const wrongSecretHost = await host({ "cloudcost:clientId": client.client_id, "cloudcost:clientSecret": secret(`${client.client_secret}x`) });
+    const wrongSecretHost = await host({
+      "cloudcost:clientId": client.client_id,
+      "cloudcost:clientSecret": secret(`${client.client_secret}x`),
+    });
     const g2 = await wrongSecretHost.check(urn("CloudGroup", "w"), {}, { name: "wrong secret", __provider: providers.CloudGroup });
     seen("create with a wrong client secret", await failureOf(wrongSecretHost.create(urn("CloudGroup", "w"), g2.inputs)));
 
@@ -98,15 +123,40 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
 
     // The API and the token endpoint answering bad requests directly.
     const fresh = await sb.token("read,write");
-    const badAlert = await send(sb.baseUrl, { method: "POST", path: "/alerts", body: { name: "x", amount: 1, currency: "USD", period: "monthly", thresholds: [{ percent: 1, basis: "actual" }], webhookUrl: `http://hooks.example.com/${webhookSecret}` } }, { token: fresh });
+    const badAlert = await send(
+      sb.baseUrl,
+      {
+        method: "POST",
+        path: "/alerts",
+        body: {
+          name: "x",
+          amount: 1,
+          currency: "USD",
+          period: "monthly",
+          thresholds: [{ percent: 1, basis: "actual" }],
+          webhookUrl: `http://hooks.example.com/${webhookSecret}`,
+        },
+      },
+      { token: fresh },
+    );
     expect(badAlert.status).toBe(400);
     seen("API validation error for an http webhook", badAlert.text);
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: `${client.client_secret}x` });
-    const badToken = await fetch(`${sb.origin}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.client_id,
+      client_secret: `${client.client_secret}x`,
+    });
+    const badToken = await fetch(`${sb.origin}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
     expect(badToken.status).toBe(401);
     seen("token endpoint error for a wrong secret", await badToken.text());
 
-    const accessTokens = proxy.seen.filter((s) => s.status === 200 && s.body).map((s) => (JSON.parse(s.body!) as { access_token: string }).access_token);
+    const accessTokens = proxy.seen
+      .filter((s) => s.status === 200 && s.body)
+      .map((s) => (JSON.parse(s.body!) as { access_token: string }).access_token);
     expect(accessTokens.length).toBeGreaterThan(0);
     accessTokens.forEach((t, i) => (secrets[`accessToken${i}`] = t));
   }, 120_000);
@@ -118,7 +168,11 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
   });
 
   test("no secret appears literally in __provider, outputs, error messages, or the host's and the sandbox's logs", async () => {
-    const all = [...surfaces, ...hosts.map((h, i) => ({ where: `provider host ${i} stderr`, text: h.stderr() })), { where: "sandbox stdout/stderr", text: sandboxLog.join("") }];
+    const all = [
+      ...surfaces,
+      ...hosts.map((h, i) => ({ where: `provider host ${i} stderr`, text: h.stderr() })),
+      { where: "sandbox stdout/stderr", text: sandboxLog.join("") },
+    ];
     expect(all.length).toBeGreaterThan(15);
     expect(all.filter((s) => s.text === "(no error)").map((s) => s.where)).toEqual([]);
     const leaks = all.flatMap(({ where, text }) => [

@@ -10,7 +10,11 @@ const TOKEN_TTL_SECONDS = 2;
 const WAVES = 5;
 const PER_WAVE = 4;
 
-const group = (run: string, n: number): Desired => ({ kind: "CloudGroup", name: `${run}-${n}`, inputs: { name: `${run} ${n}`, awsAccountIds: ["111122223333"] } });
+const group = (run: string, n: number): Desired => ({
+  kind: "CloudGroup",
+  name: `${run}-${n}`,
+  inputs: { name: `${run} ${n}`, awsAccountIds: ["111122223333"] },
+});
 const isToken = (s: { path: string }) => s.path === "/oauth/token";
 const isApi = (s: { path: string }) => s.path.startsWith("/api/v1/");
 
@@ -55,7 +59,11 @@ describe("access tokens that expire in the middle of a run", () => {
     const started = Date.now();
     const created: Created[] = [];
     for (let wave = 0; wave < WAVES; wave++) {
-      created.push(...(await Promise.all(Array.from({ length: PER_WAVE }, (_, i) => checkAndCreate(h, group(`ttl${started}`, wave * PER_WAVE + i), providers)))));
+      created.push(
+        ...(await Promise.all(
+          Array.from({ length: PER_WAVE }, (_, i) => checkAndCreate(h, group(`ttl${started}`, wave * PER_WAVE + i), providers)),
+        )),
+      );
       await delay(TOKEN_TTL_SECONDS * 500);
     }
     expect(failures(await readAll(h, created, 4))).toEqual([]);

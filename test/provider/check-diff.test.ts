@@ -21,7 +21,12 @@ const groupId = fc.stringMatching(/^grp_[0-9a-z]{10,20}$/);
 const threshold = fc.record({ percent: fc.integer({ min: 1, max: 1000 }), basis: fc.constantFrom("actual", "forecast") });
 
 const groupInputs = fc.record(
-  { name, description: fc.string({ maxLength: 50 }), azureSubscriptionIds: fc.uniqueArray(guid, { maxLength: 4 }), awsAccountIds: fc.uniqueArray(awsId, { maxLength: 4 }) },
+  {
+    name,
+    description: fc.string({ maxLength: 50 }),
+    azureSubscriptionIds: fc.uniqueArray(guid, { maxLength: 4 }),
+    awsAccountIds: fc.uniqueArray(awsId, { maxLength: 4 }),
+  },
   { requiredKeys: ["name"] },
 );
 const alertInputs = fc.record(
@@ -39,9 +44,23 @@ const alertInputs = fc.record(
   { requiredKeys: ["name", "amount"] },
 );
 const schedule = fc.oneof(
-  fc.record({ frequency: fc.constant("daily"), time: fc.constantFrom("00:00", "09:30", "23:59"), timezone: fc.constantFrom("UTC", "Europe/Berlin") }),
-  fc.record({ frequency: fc.constant("weekly"), dayOfWeek: fc.constantFrom("monday", "sunday"), time: fc.constant("08:00"), timezone: fc.constant("America/New_York") }),
-  fc.record({ frequency: fc.constant("monthly"), dayOfMonth: fc.integer({ min: 1, max: 31 }), time: fc.constant("06:15"), timezone: fc.constant("Asia/Tokyo") }),
+  fc.record({
+    frequency: fc.constant("daily"),
+    time: fc.constantFrom("00:00", "09:30", "23:59"),
+    timezone: fc.constantFrom("UTC", "Europe/Berlin"),
+  }),
+  fc.record({
+    frequency: fc.constant("weekly"),
+    dayOfWeek: fc.constantFrom("monday", "sunday"),
+    time: fc.constant("08:00"),
+    timezone: fc.constant("America/New_York"),
+  }),
+  fc.record({
+    frequency: fc.constant("monthly"),
+    dayOfMonth: fc.integer({ min: 1, max: 31 }),
+    time: fc.constant("06:15"),
+    timezone: fc.constant("Asia/Tokyo"),
+  }),
 );
 const reportInputs = fc.record(
   {
@@ -64,7 +83,8 @@ function respelled(x: Json, rnd: () => number): Json {
     if (!Array.isArray(v)) continue;
     out[k] = shuffle(v).map((e) => (typeof e === "string" && (k === "recipients" || k === "azureSubscriptionIds") ? e.toUpperCase() : e));
   }
-  for (const k of ["description", "groupId", "webhookUrl", "recipients", "azureSubscriptionIds", "awsAccountIds"]) if (!(k in x) && rnd() < 0.5) out[k] = null;
+  for (const k of ["description", "groupId", "webhookUrl", "recipients", "azureSubscriptionIds", "awsAccountIds"])
+    if (!(k in x) && rnd() < 0.5) out[k] = null;
   return out;
 }
 
@@ -76,7 +96,10 @@ const cases = [
 
 describe.each(cases)("$kind check and diff", ({ kind, arb }) => {
   it("check never throws, whatever the inputs", async () => {
-    const junk = fc.dictionary(fc.oneof(fc.constantFrom("name", "amount", "thresholds", "schedule", "recipients", "azureSubscriptionIds", "adoptId"), fc.string()), fc.anything());
+    const junk = fc.dictionary(
+      fc.oneof(fc.constantFrom("name", "amount", "thresholds", "schedule", "recipients", "azureSubscriptionIds", "adoptId"), fc.string()),
+      fc.anything(),
+    );
     await fc.assert(
       fc.asyncProperty(fc.oneof(junk, arb as fc.Arbitrary<Json>), async (news) => {
         const r = await check(kind, news);
@@ -150,11 +173,31 @@ describe("field-level failures", () => {
     ["BudgetAlert", { name: "a", amount: 10, recipients: ["not-an-address"] }, "recipients[0]"],
     ["BudgetAlert", { name: "a", amount: 10, webhookUrl: "http://example.com/hook" }, "webhookUrl"],
     ["BudgetAlert", { name: "a", amount: 10, groupId: "nope" }, "groupId"],
-    ["ScheduledReport", { name: "r", report: "weekly", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["a@b.co"] }, "report"],
-    ["ScheduledReport", { name: "r", report: "daily", schedule: { frequency: "weekly", time: "09:00", timezone: "UTC" }, recipients: ["a@b.co"] }, "schedule.dayOfWeek"],
-    ["ScheduledReport", { name: "r", report: "daily", schedule: { frequency: "daily", time: "25:00", timezone: "UTC" }, recipients: ["a@b.co"] }, "schedule.time"],
-    ["ScheduledReport", { name: "r", report: "daily", schedule: { frequency: "daily", time: "09:00", timezone: "Mars/Olympus" }, recipients: ["a@b.co"] }, "schedule.timezone"],
-    ["ScheduledReport", { name: "r", report: "daily", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: [] }, "recipients"],
+    [
+      "ScheduledReport",
+      { name: "r", report: "weekly", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["a@b.co"] },
+      "report",
+    ],
+    [
+      "ScheduledReport",
+      { name: "r", report: "daily", schedule: { frequency: "weekly", time: "09:00", timezone: "UTC" }, recipients: ["a@b.co"] },
+      "schedule.dayOfWeek",
+    ],
+    [
+      "ScheduledReport",
+      { name: "r", report: "daily", schedule: { frequency: "daily", time: "25:00", timezone: "UTC" }, recipients: ["a@b.co"] },
+      "schedule.time",
+    ],
+    [
+      "ScheduledReport",
+      { name: "r", report: "daily", schedule: { frequency: "daily", time: "09:00", timezone: "Mars/Olympus" }, recipients: ["a@b.co"] },
+      "schedule.timezone",
+    ],
+    [
+      "ScheduledReport",
+      { name: "r", report: "daily", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: [] },
+      "recipients",
+    ],
   ] as const)("%s %j fails on %s", async (kind, news, property) => {
     const r = await check(kind, news as Json);
     expect(r.failures?.map((f) => f.property)).toContain(property);
@@ -174,7 +217,13 @@ describe("field-level failures", () => {
 
   it("names a missing required input as required", async () => {
     const r = await check("ScheduledReport", { name: "r" });
-    expect(r.failures).toEqual(expect.arrayContaining([{ property: "report", reason: "is required" }, { property: "schedule", reason: "is required" }, { property: "recipients", reason: "is required" }]));
+    expect(r.failures).toEqual(
+      expect.arrayContaining([
+        { property: "report", reason: "is required" },
+        { property: "schedule", reason: "is required" },
+        { property: "recipients", reason: "is required" },
+      ]),
+    );
   });
 
   it("limits a group to 1000 members across both providers", async () => {
@@ -205,7 +254,11 @@ describe("normalisation and defaults", () => {
     const r = await check("CloudGroup", {
       __provider: "exports.handler = …",
       name: "  Platform ",
-      azureSubscriptionIds: ["B0000000-0000-4000-8000-000000000000", "a0000000-0000-4000-8000-000000000000", "b0000000-0000-4000-8000-000000000000"],
+      azureSubscriptionIds: [
+        "B0000000-0000-4000-8000-000000000000",
+        "a0000000-0000-4000-8000-000000000000",
+        "b0000000-0000-4000-8000-000000000000",
+      ],
       awsAccountIds: ["222222222222", "111111111111", "222222222222"],
     });
     expect(r.inputs).toEqual({
@@ -217,8 +270,21 @@ describe("normalisation and defaults", () => {
   });
 
   it("treats a schedule's null day fields like absent ones", async () => {
-    const state = { name: "r", report: "daily", groupId: null, format: "csv", recipients: ["a@b.co"], enabled: true, schedule: { frequency: "daily", dayOfWeek: null, dayOfMonth: null, time: "09:00", timezone: "UTC" } };
-    const news = await check("ScheduledReport", { name: "r", report: "daily", recipients: ["A@b.co"], schedule: { frequency: "daily", time: "09:00", timezone: "UTC" } });
+    const state = {
+      name: "r",
+      report: "daily",
+      groupId: null,
+      format: "csv",
+      recipients: ["a@b.co"],
+      enabled: true,
+      schedule: { frequency: "daily", dayOfWeek: null, dayOfMonth: null, time: "09:00", timezone: "UTC" },
+    };
+    const news = await check("ScheduledReport", {
+      name: "r",
+      report: "daily",
+      recipients: ["A@b.co"],
+      schedule: { frequency: "daily", time: "09:00", timezone: "UTC" },
+    });
     expect(await changes("ScheduledReport", state, news.inputs!)).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   token = await sandbox.token("read,write");
   await sandbox.cliJson(["org", "create", "acme-other", "--json"]);
-  otherToken = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme-other", "--scopes", "read,write", "--json"])).token;
+  otherToken = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme-other", "--scopes", "read,write", "--json"]))
+    .token;
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
 }, 60_000);
 afterAll(async () => {
@@ -64,7 +65,9 @@ describe("item 1: ignoreChanges on a write-only field after a refresh", () => {
 describe("item 2: refresh is repeatable", () => {
   it("a first and a second refresh of an unchanged alert with a webhook change nothing in state", async () => {
     const e = stack();
-    await e.runProgram(() => [new BudgetAlert("a2", { name: "Item 2", amount: 250, webhookUrl, recipients: ["B@Example.com", "a@example.com"] })]);
+    await e.runProgram(() => [
+      new BudgetAlert("a2", { name: "Item 2", amount: 250, webhookUrl, recipients: ["B@Example.com", "a@example.com"] }),
+    ]);
     expect(await e.refresh()).toEqual([expect.objectContaining({ gone: false, inputsChanged: false, outputsChanged: false })]);
     expect(await e.refresh()).toEqual([expect.objectContaining({ gone: false, inputsChanged: false, outputsChanged: false })]);
   });
@@ -73,14 +76,18 @@ describe("item 2: refresh is repeatable", () => {
 describe("item 4: CloudGroup.get of an id that cannot be read", () => {
   it("fails with a message naming a missing id", async () => {
     const e = stack();
-    await expect(e.runProgram(() => [CloudGroup.get("missing", "grp_0000000000000000000000000")])).rejects.toThrow(/CloudGroup grp_0000000000000000000000000 does not exist/);
+    await expect(e.runProgram(() => [CloudGroup.get("missing", "grp_0000000000000000000000000")])).rejects.toThrow(
+      /CloudGroup grp_0000000000000000000000000 does not exist/,
+    );
   });
 
   it("fails for a group of another organization", async () => {
     const other = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: otherToken } });
     const foreign = await other.createGroup({ name: "Theirs" });
     const e = stack();
-    await expect(e.runProgram(() => [CloudGroup.get("foreign", foreign.id)])).rejects.toThrow(new RegExp(`CloudGroup ${foreign.id} does not exist in organization`));
+    await expect(e.runProgram(() => [CloudGroup.get("foreign", foreign.id)])).rejects.toThrow(
+      new RegExp(`CloudGroup ${foreign.id} does not exist in organization`),
+    );
   });
 
   it("still reads an existing group", async () => {
@@ -102,7 +109,9 @@ describe("item 5: money noise", () => {
 
   it("an amount with a third decimal place is still refused by name", async () => {
     const e = stack();
-    await expect(e.runProgram(() => [new BudgetAlert("a5b", { name: "Item 5b", amount: 12.345 })])).rejects.toThrow(/amount must have at most two decimal places/);
+    await expect(e.runProgram(() => [new BudgetAlert("a5b", { name: "Item 5b", amount: 12.345 })])).rejects.toThrow(
+      /amount must have at most two decimal places/,
+    );
   });
 });
 
@@ -126,7 +135,9 @@ describe("item 7: credentials of another organization", () => {
     await e.runProgram(() => [new BudgetAlert("a7", { name: "Item 7", amount: 10 }), new CloudGroup("g7", { name: "Item 7 group" })]);
     const ids = [only(e, "a7").id, only(e, "g7").id];
     await e.setEnv({ CLOUDCOST_API_TOKEN: otherToken });
-    await expect(e.destroy()).rejects.toThrow(/belongs to organization org_\w+, but the configured credentials belong to organization org_\w+ \(acme-other\)/);
+    await expect(e.destroy()).rejects.toThrow(
+      /belongs to organization org_\w+, but the configured credentials belong to organization org_\w+ \(acme-other\)/,
+    );
     await expect(api.getAlert(ids[0]!)).resolves.toMatchObject({ id: ids[0] });
     await expect(api.getGroup(ids[1]!)).resolves.toMatchObject({ id: ids[1] });
     expect(e.state.size).toBe(2);

@@ -54,7 +54,12 @@ describe("a real Pulumi program under setMocks, forwarded to the real host", () 
     const group = await api.getGroup(groupId);
     expect(group.name).toBe("Platform");
     expect(group.members.length).toBe((await getAccounts()).length);
-    expect(await outputValue(platform.azureSubscriptionIds)).toEqual(group.members.filter((m) => m.provider === "azure").map((m) => m.accountId).sort());
+    expect(await outputValue(platform.azureSubscriptionIds)).toEqual(
+      group.members
+        .filter((m) => m.provider === "azure")
+        .map((m) => m.accountId)
+        .sort(),
+    );
 
     const alert = await api.getAlert(alertId);
     expect(alert).toMatchObject({ groupId, period: "quarterly", amount: Math.round(spend.total * 1.1 * 100) / 100, webhookUrl });
@@ -75,7 +80,13 @@ describe("a real Pulumi program under setMocks, forwarded to the real host", () 
   });
 
   it("adopts a portal-made alert through adoptId", async () => {
-    const existing = await api.createAlert({ name: "Portal budget", amount: 10, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] });
+    const existing = await api.createAlert({
+      name: "Portal budget",
+      amount: 10,
+      currency: "USD",
+      period: "monthly",
+      thresholds: [{ percent: 100, basis: "actual" }],
+    });
     const adopted = new BudgetAlert("adopted", { name: "Portal budget", amount: 42, adoptId: existing.id });
     expect(await outputValue(adopted.id)).toBe(existing.id);
     expect((await api.getAlert(existing.id)).amount).toBe(42);
@@ -83,7 +94,13 @@ describe("a real Pulumi program under setMocks, forwarded to the real host", () 
 
   it("keeps __provider small and free of secrets for every resource", async () => {
     const dynamic = engine.resources.filter((r) => r.via === "create");
-    expect(new Set(dynamic.map((r) => r.type))).toEqual(new Set(["pulumi-nodejs:dynamic/cloudcost:CloudGroup", "pulumi-nodejs:dynamic/cloudcost:BudgetAlert", "pulumi-nodejs:dynamic/cloudcost:ScheduledReport"]));
+    expect(new Set(dynamic.map((r) => r.type))).toEqual(
+      new Set([
+        "pulumi-nodejs:dynamic/cloudcost:CloudGroup",
+        "pulumi-nodejs:dynamic/cloudcost:BudgetAlert",
+        "pulumi-nodejs:dynamic/cloudcost:ScheduledReport",
+      ]),
+    );
     for (const r of dynamic) {
       const text = String(r.inputs.__provider);
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2048);

@@ -1,5 +1,13 @@
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { providerTexts, secret, startConfiguredHost, startProviderHost, urn, type ProviderHost, type ResourceKind } from "../harness/provider-host";
+import {
+  providerTexts,
+  secret,
+  startConfiguredHost,
+  startProviderHost,
+  urn,
+  type ProviderHost,
+  type ResourceKind,
+} from "../harness/provider-host";
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 
 type Json = Record<string, unknown>;
@@ -37,8 +45,18 @@ function withoutProvider(o: Json): Json {
   return rest;
 }
 
-const groupInputs = { name: "Platform", description: "platform team", azureSubscriptionIds: ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"], awsAccountIds: ["444455556666", "111122223333"] };
-const reportInputs = { name: "Weekly summary", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "Europe/Berlin" }, recipients: ["FinOps@example.com"] };
+const groupInputs = {
+  name: "Platform",
+  description: "platform team",
+  azureSubscriptionIds: ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"],
+  awsAccountIds: ["444455556666", "111122223333"],
+};
+const reportInputs = {
+  name: "Weekly summary",
+  report: "summary",
+  schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "Europe/Berlin" },
+  recipients: ["FinOps@example.com"],
+};
 
 describe("CloudGroup over gRPC", () => {
   it("creates with members, reads, converges, updates only what changed, shows drift and deletes", async () => {
@@ -56,7 +74,8 @@ describe("CloudGroup over gRPC", () => {
     expect(read.id).toBe(g.id);
     expect((await host.diff(g.urn, g.id, read.properties, g.inputs)).changes).toBe("none");
 
-    const news = (await host.check(g.urn, g.inputs, { ...groupInputs, awsAccountIds: ["111122223333"], __provider: providers.CloudGroup })).inputs;
+    const news = (await host.check(g.urn, g.inputs, { ...groupInputs, awsAccountIds: ["111122223333"], __provider: providers.CloudGroup }))
+      .inputs;
     const diff = await host.diff(g.urn, g.id, read.properties, news);
     // Names are unique on the service: were the engine to replace a group, it must delete the old one first.
     expect(diff).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: true });
@@ -94,7 +113,12 @@ describe("CloudGroup over gRPC", () => {
 
   it("adopts a group made in the portal and makes it match the program", async () => {
     const existing = await api.createGroup({ name: "Made by hand", description: "old" });
-    const g = await checkAndCreate(host, "CloudGroup", "adopted", { name: "Made by hand", description: "now managed", awsAccountIds: ["777788889999"], adoptId: existing.id });
+    const g = await checkAndCreate(host, "CloudGroup", "adopted", {
+      name: "Made by hand",
+      description: "now managed",
+      awsAccountIds: ["777788889999"],
+      adoptId: existing.id,
+    });
     expect(g.id).toBe(existing.id);
     const live = await api.getGroup(existing.id);
     expect(live).toMatchObject({ description: "now managed", members: [{ provider: "aws", accountId: "777788889999" }] });
@@ -117,7 +141,17 @@ describe("BudgetAlert over gRPC", () => {
   it("creates, converges, updates, shows drift and deletes; the webhook never leaks into __provider", async () => {
     const group = await checkAndCreate(host, "CloudGroup", "alerts-group", { name: "Alerts group", awsAccountIds: ["111122223333"] });
     const webhookUrl = "https://hooks.example.com/T0/very-secret-path";
-    const a = await checkAndCreate(host, "BudgetAlert", "budget", { name: "Budget", amount: 1000, groupId: group.id, recipients: ["B@example.com", "a@example.com"], webhookUrl, thresholds: [{ percent: 90, basis: "forecast" }, { percent: 80, basis: "actual" }] });
+    const a = await checkAndCreate(host, "BudgetAlert", "budget", {
+      name: "Budget",
+      amount: 1000,
+      groupId: group.id,
+      recipients: ["B@example.com", "a@example.com"],
+      webhookUrl,
+      thresholds: [
+        { percent: 90, basis: "forecast" },
+        { percent: 80, basis: "actual" },
+      ],
+    });
     expect(withoutProvider(a.outputs)).toMatchObject({
       name: "Budget",
       amount: 1000,
@@ -125,11 +159,15 @@ describe("BudgetAlert over gRPC", () => {
       period: "monthly",
       groupId: group.id,
       recipients: ["a@example.com", "b@example.com"],
-      thresholds: [{ percent: 80, basis: "actual" }, { percent: 90, basis: "forecast" }],
+      thresholds: [
+        { percent: 80, basis: "actual" },
+        { percent: 90, basis: "forecast" },
+      ],
       webhookUrl,
       enabled: true,
     });
-    for (const k of ["currentSpend", "forecastedSpend", "spendCurrency", "periodStart", "periodEnd", "createdAt", "updatedAt"]) expect(a.outputs[k]).toBeDefined();
+    for (const k of ["currentSpend", "forecastedSpend", "spendCurrency", "periodStart", "periodEnd", "createdAt", "updatedAt"])
+      expect(a.outputs[k]).toBeDefined();
     expect(a.outputs.__provider).not.toContain(webhookUrl);
     expect(a.outputs.__provider).not.toContain(token);
 
@@ -143,7 +181,18 @@ describe("BudgetAlert over gRPC", () => {
     expect(updated).toMatchObject({ amount: 1500.5, enabled: false, webhookUrl });
 
     const live = await api.getAlert(a.id);
-    const { id: _id, name: _n, currentSpend: _c, forecastedSpend: _f, spendCurrency: _s, periodStart: _ps, periodEnd: _pe, createdAt: _ca, updatedAt: _ua, ...rest } = live;
+    const {
+      id: _id,
+      name: _n,
+      currentSpend: _c,
+      forecastedSpend: _f,
+      spendCurrency: _s,
+      periodStart: _ps,
+      periodEnd: _pe,
+      createdAt: _ca,
+      updatedAt: _ua,
+      ...rest
+    } = live;
     await api.replaceAlert(a.id, { ...rest, name: "Renamed in the portal" });
     const drifted = await host.read(a.urn, a.id, updated);
     expect(drifted.properties.name).toBe("Renamed in the portal");
@@ -162,15 +211,31 @@ describe("BudgetAlert over gRPC", () => {
   });
 
   it("adopts an existing alert", async () => {
-    const existing = await api.createAlert({ name: "Portal alert", amount: 10, currency: "EUR", period: "annual", thresholds: [{ percent: 50, basis: "actual" }] });
-    const a = await checkAndCreate(host, "BudgetAlert", "adopted", { name: "Portal alert", amount: 20, currency: "EUR", period: "annual", adoptId: existing.id });
+    const existing = await api.createAlert({
+      name: "Portal alert",
+      amount: 10,
+      currency: "EUR",
+      period: "annual",
+      thresholds: [{ percent: 50, basis: "actual" }],
+    });
+    const a = await checkAndCreate(host, "BudgetAlert", "adopted", {
+      name: "Portal alert",
+      amount: 20,
+      currency: "EUR",
+      period: "annual",
+      adoptId: existing.id,
+    });
     expect(a.id).toBe(existing.id);
     expect(await api.getAlert(existing.id)).toMatchObject({ amount: 20, thresholds: [{ percent: 100, basis: "actual" }] });
     await host.delete(a.urn, a.id, a.outputs);
   });
 
   it("rejects bad inputs in Check, naming the field", async () => {
-    const r = await host.check(urn("BudgetAlert", "bad"), {}, { name: "Bad", amount: 0, thresholds: [{ percent: 2000, basis: "actual" }], __provider: providers.BudgetAlert });
+    const r = await host.check(
+      urn("BudgetAlert", "bad"),
+      {},
+      { name: "Bad", amount: 0, thresholds: [{ percent: 2000, basis: "actual" }], __provider: providers.BudgetAlert },
+    );
     expect(r.failures.map((f) => f.property).sort()).toEqual(["amount", "thresholds[0].percent"]);
   });
 });
@@ -192,12 +257,27 @@ describe("ScheduledReport over gRPC", () => {
     const read = await host.read(r.urn, r.id, r.outputs);
     expect((await host.diff(r.urn, r.id, read.properties, r.inputs)).changes).toBe("none");
 
-    const news = (await host.check(r.urn, r.inputs, { ...reportInputs, format: "pdf", schedule: { frequency: "monthly", dayOfMonth: 31, time: "07:00", timezone: "UTC" }, __provider: providers.ScheduledReport })).inputs;
+    const news = (
+      await host.check(r.urn, r.inputs, {
+        ...reportInputs,
+        format: "pdf",
+        schedule: { frequency: "monthly", dayOfMonth: 31, time: "07:00", timezone: "UTC" },
+        __provider: providers.ScheduledReport,
+      })
+    ).inputs;
     const updated = await host.update(r.urn, r.id, read.properties, news);
     expect(updated).toMatchObject({ format: "pdf", schedule: { frequency: "monthly", dayOfMonth: 31, dayOfWeek: null } });
 
     const live = await api.getReport(r.id);
-    await api.replaceReport(r.id, { name: live.name, report: live.report, groupId: live.groupId, schedule: live.schedule, format: live.format, recipients: live.recipients, enabled: false });
+    await api.replaceReport(r.id, {
+      name: live.name,
+      report: live.report,
+      groupId: live.groupId,
+      schedule: live.schedule,
+      format: live.format,
+      recipients: live.recipients,
+      enabled: false,
+    });
     const drifted = await host.read(r.urn, r.id, updated);
     expect(drifted.properties).toMatchObject({ enabled: false, nextRunAt: null });
     expect(drifted.inputs?.enabled).toBe(false);
@@ -208,7 +288,11 @@ describe("ScheduledReport over gRPC", () => {
   });
 
   it("rejects bad inputs in Check, naming the field", async () => {
-    const r = await host.check(urn("ScheduledReport", "bad"), {}, { ...reportInputs, schedule: { frequency: "monthly", time: "7am", timezone: "UTC" }, __provider: providers.ScheduledReport });
+    const r = await host.check(
+      urn("ScheduledReport", "bad"),
+      {},
+      { ...reportInputs, schedule: { frequency: "monthly", time: "7am", timezone: "UTC" }, __provider: providers.ScheduledReport },
+    );
     expect(r.failures.map((f) => f.property).sort()).toEqual(["schedule.dayOfMonth", "schedule.time"]);
   });
 });
@@ -218,7 +302,11 @@ describe("configuration and credentials", () => {
     const oauth = await sandbox.client();
     const h = await startProviderHost();
     try {
-      await h.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:clientId": oauth.client_id, "cloudcost:clientSecret": secret(oauth.client_secret) });
+      await h.configure({
+        "cloudcost:apiUrl": sandbox.baseUrl,
+        "cloudcost:clientId": oauth.client_id,
+        "cloudcost:clientSecret": secret(oauth.client_secret),
+      });
       const r = await checkAndCreate(h, "ScheduledReport", "oauth", { ...reportInputs, name: "Via OAuth" });
       const text = JSON.stringify(r.outputs);
       expect(text).not.toContain(oauth.client_secret);
@@ -277,7 +365,11 @@ describe("client credentials with expiring tokens (serve --token-ttl 2)", () => 
     const h = await startProviderHost();
     try {
       const oauth = await short.client();
-      await h.configure({ "cloudcost:apiUrl": short.baseUrl, "cloudcost:clientId": oauth.client_id, "cloudcost:clientSecret": secret(oauth.client_secret) });
+      await h.configure({
+        "cloudcost:apiUrl": short.baseUrl,
+        "cloudcost:clientId": oauth.client_id,
+        "cloudcost:clientSecret": secret(oauth.client_secret),
+      });
       const g = await checkAndCreate(h, "CloudGroup", "ttl", { name: "Short tokens" });
       await new Promise((r) => setTimeout(r, 2_200));
       expect((await h.read(g.urn, g.id, g.outputs)).id).toBe(g.id);

@@ -59,8 +59,18 @@ const KINDS: Record<ResourceKind, KindSpec> = {
     fields: {
       name: fc.constantFrom("  Padded name  ", "Ünïcode Grüppe").map((n) => `${n} ${++serial}`),
       description: fc.constantFrom("Platform teams", ""),
-      azureSubscriptionIds: fc.constantFrom(() => [azure[0]!.toUpperCase(), azure[0]!], () => [...azure].reverse()).map((f) => f()),
-      awsAccountIds: fc.constantFrom(() => [...aws].reverse(), () => [aws[0]!, aws[0]!]).map((f) => f()),
+      azureSubscriptionIds: fc
+        .constantFrom(
+          () => [azure[0]!.toUpperCase(), azure[0]!],
+          () => [...azure].reverse(),
+        )
+        .map((f) => f()),
+      awsAccountIds: fc
+        .constantFrom(
+          () => [...aws].reverse(),
+          () => [aws[0]!, aws[0]!],
+        )
+        .map((f) => f()),
       adoptId: fc.constant("adopt"),
     },
     declare: (name, inputs, opts) => new CloudGroup(name, inputs as never, opts),
@@ -76,8 +86,15 @@ const KINDS: Record<ResourceKind, KindSpec> = {
       period: fc.constantFrom("quarterly", "annual"),
       groupId: fc.constant("scope"),
       thresholds: fc.constantFrom(
-        [{ percent: 90, basis: "forecast" }, { percent: 80, basis: "actual" }],
-        [{ percent: 100, basis: "actual" }, { percent: 100, basis: "actual" }, { percent: 50, basis: "forecast" }],
+        [
+          { percent: 90, basis: "forecast" },
+          { percent: 80, basis: "actual" },
+        ],
+        [
+          { percent: 100, basis: "actual" },
+          { percent: 100, basis: "actual" },
+          { percent: 50, basis: "forecast" },
+        ],
       ),
       recipients: fc.constantFrom(["B@Example.com", "a@example.com", "a@example.com"], [" x@corp.dev "]),
       webhookUrl: fc.constantFrom("https://hooks.example.com/services/sweep", "http://localhost:9000/hook"),
@@ -85,11 +102,25 @@ const KINDS: Record<ResourceKind, KindSpec> = {
       adoptId: fc.constant("adopt"),
     },
     declare: (name, inputs, opts) => new BudgetAlert(name, inputs as never, opts),
-    existing: async () => (await api.createAlert({ name: unique("Portal alert"), amount: 5, currency: "USD", period: "monthly", thresholds: [{ percent: 100, basis: "actual" }] })).id,
+    existing: async () =>
+      (
+        await api.createAlert({
+          name: unique("Portal alert"),
+          amount: 5,
+          currency: "USD",
+          period: "monthly",
+          thresholds: [{ percent: 100, basis: "actual" }],
+        })
+      ).id,
     updatedAt: async (id) => (await api.getAlert(id)).updatedAt,
   },
   ScheduledReport: {
-    base: () => ({ name: unique("Sweep report"), report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["a@example.com"] }),
+    base: () => ({
+      name: unique("Sweep report"),
+      report: "summary",
+      schedule: { frequency: "daily", time: "09:00", timezone: "UTC" },
+      recipients: ["a@example.com"],
+    }),
     fields: {
       name: fc.constantFrom("  Padded report  ", "Ünïcode Bericht"),
       report: fc.constantFrom("services", "forecast"),
@@ -105,12 +136,21 @@ const KINDS: Record<ResourceKind, KindSpec> = {
     },
     declare: (name, inputs, opts) => new ScheduledReport(name, inputs as never, opts),
     existing: async () =>
-      (await api.createReport({ name: unique("Portal report"), report: "daily", schedule: { frequency: "daily", time: "10:00", timezone: "UTC" }, recipients: ["p@example.com"] })).id,
+      (
+        await api.createReport({
+          name: unique("Portal report"),
+          report: "daily",
+          schedule: { frequency: "daily", time: "10:00", timezone: "UTC" },
+          recipients: ["p@example.com"],
+        })
+      ).id,
     updatedAt: async (id) => (await api.getReport(id)).updatedAt,
   },
 };
 
-const cases = Object.entries(KINDS).flatMap(([kind, spec]) => Object.keys(spec.fields).map((field) => [kind as ResourceKind, field] as const));
+const cases = Object.entries(KINDS).flatMap(([kind, spec]) =>
+  Object.keys(spec.fields).map((field) => [kind as ResourceKind, field] as const),
+);
 
 describe.each(cases)("%s.%s", (kind, field) => {
   it("create → refresh → refresh → up → up with ignoreChanges: no diff, no change on the service", async () => {

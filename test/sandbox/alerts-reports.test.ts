@@ -9,7 +9,9 @@ describe("budget alerts and scheduled reports", () => {
   let token: string;
   const post = (path: string, json: unknown) => call(sandbox, "POST", path, { token, json });
   const summary = async (from: string, to: string, groupId?: string) =>
-    CostSummary.parse((await call(sandbox, "GET", `/cost/summary?from=${from}&to=${to}${groupId ? `&groupId=${groupId}` : ""}`, { token })).body);
+    CostSummary.parse(
+      (await call(sandbox, "GET", `/cost/summary?from=${from}&to=${to}${groupId ? `&groupId=${groupId}` : ""}`, { token })).body,
+    );
 
   beforeAll(async () => {
     sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
@@ -25,7 +27,15 @@ describe("budget alerts and scheduled reports", () => {
       const today = DateTime.utc();
       const start = today.startOf("month").toISODate()!;
       const end = today.endOf("month").toISODate()!;
-      expect(alert).toMatchObject({ groupId: null, webhookUrl: null, enabled: true, recipients: ["finops@example.com"], spendCurrency: "USD", periodStart: start, periodEnd: end });
+      expect(alert).toMatchObject({
+        groupId: null,
+        webhookUrl: null,
+        enabled: true,
+        recipients: ["finops@example.com"],
+        spendCurrency: "USD",
+        periodStart: start,
+        periodEnd: end,
+      });
       const month = await summary(start, end);
       expect(alert.currentSpend).toBe(month.forecast.actual);
       expect(alert.forecastedSpend).toBe(month.forecast.total);
@@ -36,7 +46,10 @@ describe("budget alerts and scheduled reports", () => {
       ["annual", "year"],
     ] as const)("computes %s spend over the calendar %s, scoped to its Cloud Group", async (period, unit) => {
       const group = fields(await post("/groups", { name: `Alert scope ${period}` }));
-      await call(sandbox, "PUT", `/groups/${String(group.id)}/members`, { token, json: { members: [{ provider: "aws", accountId: DEMO_AWS[2] }] } });
+      await call(sandbox, "PUT", `/groups/${String(group.id)}/members`, {
+        token,
+        json: { members: [{ provider: "aws", accountId: DEMO_AWS[2] }] },
+      });
       const alert = BudgetAlert.parse((await post("/alerts", alertBody({ period, groupId: group.id }))).body);
       const start = DateTime.utc().startOf(unit).toISODate()!;
       const end = DateTime.utc().endOf(unit).toISODate()!;
@@ -47,8 +60,24 @@ describe("budget alerts and scheduled reports", () => {
     });
 
     it.each([
-      [{ thresholds: [{ percent: 50, basis: "actual" }, { percent: 0, basis: "forecast" }] }, "body.thresholds.1.percent"],
-      [{ thresholds: [{ percent: 50, basis: "actual" }, { percent: 50, basis: "actual" }] }, "body.thresholds"],
+      [
+        {
+          thresholds: [
+            { percent: 50, basis: "actual" },
+            { percent: 0, basis: "forecast" },
+          ],
+        },
+        "body.thresholds.1.percent",
+      ],
+      [
+        {
+          thresholds: [
+            { percent: 50, basis: "actual" },
+            { percent: 50, basis: "actual" },
+          ],
+        },
+        "body.thresholds",
+      ],
       [{ currency: "usd" }, "body.currency"],
       [{ currency: "XYZ" }, "body.currency"],
       [{ amount: 10.123 }, "body.amount"],
@@ -65,11 +94,20 @@ describe("budget alerts and scheduled reports", () => {
     });
 
     it("replaces every field with PUT (omitted ones fall back to their defaults) and deletes", async () => {
-      const created = BudgetAlert.parse((await post("/alerts", alertBody({ webhookUrl: "https://hooks.example.com/x", enabled: false }))).body);
+      const created = BudgetAlert.parse(
+        (await post("/alerts", alertBody({ webhookUrl: "https://hooks.example.com/x", enabled: false }))).body,
+      );
       const put = await call(sandbox, "PUT", `/alerts/${created.id}`, { token, json: alertBody({ amount: 9000, recipients: undefined }) });
       expect(put.status).toBe(200);
       const replaced = BudgetAlert.parse(put.body);
-      expect(replaced).toMatchObject({ id: created.id, amount: 9000, webhookUrl: null, enabled: true, recipients: [], createdAt: created.createdAt });
+      expect(replaced).toMatchObject({
+        id: created.id,
+        amount: 9000,
+        webhookUrl: null,
+        enabled: true,
+        recipients: [],
+        createdAt: created.createdAt,
+      });
       expect(BudgetAlert.parse((await call(sandbox, "GET", `/alerts/${created.id}`, { token })).body)).toEqual(replaced);
       expect((await call(sandbox, "DELETE", `/alerts/${created.id}`, { token })).status).toBe(204);
       expect((await call(sandbox, "GET", `/alerts/${created.id}`, { token })).status).toBe(404);
@@ -79,7 +117,9 @@ describe("budget alerts and scheduled reports", () => {
     it("rejects an unknown groupId with a 422 naming it", async () => {
       const r = await post("/alerts", alertBody({ groupId: "grp_doesnotexist00" }));
       expect(r.status).toBe(422);
-      expect(Problem.parse(r.body).errors).toEqual([{ path: "body.groupId", code: "unknown_group", message: expect.stringContaining("grp_doesnotexist00") }]);
+      expect(Problem.parse(r.body).errors).toEqual([
+        { path: "body.groupId", code: "unknown_group", message: expect.stringContaining("grp_doesnotexist00") },
+      ]);
     });
   });
 
@@ -105,7 +145,14 @@ describe("budget alerts and scheduled reports", () => {
     it("has no nextRunAt while disabled, and gets one back when enabled", async () => {
       const report = ScheduledReport.parse((await post("/reports", reportBody({ enabled: false }))).body);
       expect(report.nextRunAt).toBeNull();
-      const enabled = ScheduledReport.parse((await call(sandbox, "PUT", `/reports/${report.id}`, { token, json: reportBody({ schedule: { frequency: "daily", time: "06:00", timezone: "UTC" } }) })).body);
+      const enabled = ScheduledReport.parse(
+        (
+          await call(sandbox, "PUT", `/reports/${report.id}`, {
+            token,
+            json: reportBody({ schedule: { frequency: "daily", time: "06:00", timezone: "UTC" } }),
+          })
+        ).body,
+      );
       expect(enabled.nextRunAt).toMatch(/T06:00:00\.000Z$/);
     });
 

@@ -56,10 +56,24 @@ export const DEMO_AZURE = ["0b1f6471-1bf0-4dda-aec3-cb9272f09590", "6f1a3c2e-8d4
 
 /** A valid budget alert body; override what a test is about. */
 export function alertBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: "Monthly cap", amount: 5000, currency: "USD", period: "monthly", thresholds: [{ percent: 80, basis: "actual" }], recipients: ["finops@example.com"], ...overrides };
+  return {
+    name: "Monthly cap",
+    amount: 5000,
+    currency: "USD",
+    period: "monthly",
+    thresholds: [{ percent: 80, basis: "actual" }],
+    recipients: ["finops@example.com"],
+    ...overrides,
+  };
 }
 
 /** A valid scheduled report body; override what a test is about. */
 export function reportBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: "Weekly summary", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "monday", time: "09:00", timezone: "Europe/Berlin" }, recipients: ["finops@example.com"], ...overrides };
+  return {
+    name: "Weekly summary",
+    report: "summary",
+    schedule: { frequency: "weekly", dayOfWeek: "monday", time: "09:00", timezone: "Europe/Berlin" },
+    recipients: ["finops@example.com"],
+    ...overrides,
+  };
 }

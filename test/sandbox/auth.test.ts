@@ -34,11 +34,23 @@ describe("authentication and authorization (RFC 6750)", () => {
   ])("rejects %s as invalid_token, unknown", async (_, token) => {
     const reply = await call(sandbox, "GET", "/groups", { headers: { authorization: `Bearer ${token}` } });
     expectProblem(reply, 401);
-    expect(reply.headers.get("www-authenticate")).toBe('Bearer realm="cloudcost", error="invalid_token", error_description="The access token is unknown."');
+    expect(reply.headers.get("www-authenticate")).toBe(
+      'Bearer realm="cloudcost", error="invalid_token", error_description="The access token is unknown."',
+    );
   });
 
   it("rejects an expired token and says it expired", async () => {
-    const { token } = await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "demo", "--scopes", "read", "--expires-in", "1", "--json"]);
+    const { token } = await sandbox.cliJson<{ token: string }>([
+      "token",
+      "create",
+      "--org",
+      "demo",
+      "--scopes",
+      "read",
+      "--expires-in",
+      "1",
+      "--json",
+    ]);
     expect((await call(sandbox, "GET", "/groups", { token })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1100));
     const reply = await call(sandbox, "GET", "/groups", { token });
@@ -64,7 +76,10 @@ describe("authentication and authorization (RFC 6750)", () => {
     const token = await sandbox.token(scopes);
     const admin = await sandbox.token();
     const before = (await call(sandbox, "GET", "/groups", { token: admin })).text;
-    const reply = await call(sandbox, method, path, { token, json: method === "POST" && path === "/groups" ? { name: "Forbidden" } : undefined });
+    const reply = await call(sandbox, method, path, {
+      token,
+      json: method === "POST" && path === "/groups" ? { name: "Forbidden" } : undefined,
+    });
     expect(expectProblem(reply, 403).detail).toContain(`"${needed}"`);
     expect(reply.headers.get("www-authenticate")).toContain(`error="insufficient_scope", scope="${needed}"`);
     expect((await call(sandbox, "GET", "/groups", { token: admin })).text).toBe(before);
@@ -85,7 +100,8 @@ describe("authentication and authorization (RFC 6750)", () => {
       demo = await sandbox.token();
       expect((await sandbox.cli(["org", "create", "acme"])).code).toBe(0);
       expect((await sandbox.cli(["account", "add", "--org", "acme", "--provider", "aws", "--id", "999988887777"])).code).toBe(0);
-      other = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme", "--scopes", "read,write,run", "--json"])).token;
+      other = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme", "--scopes", "read,write,run", "--json"]))
+        .token;
       demoGroup = String(fields(await call(sandbox, "POST", "/groups", { token: demo, json: { name: "Demo only" } })).id);
     });
 
@@ -112,7 +128,14 @@ describe("authentication and authorization (RFC 6750)", () => {
 
     it("cannot use its group in a cost read or an alert", async () => {
       expectProblem(await call(sandbox, "GET", `/cost/summary?from=2026-01-01&to=2026-01-31&groupId=${demoGroup}`, { token: other }), 404);
-      const alert = { name: "x", amount: 1, currency: "USD", period: "monthly", thresholds: [{ percent: 50, basis: "actual" }], groupId: demoGroup };
+      const alert = {
+        name: "x",
+        amount: 1,
+        currency: "USD",
+        period: "monthly",
+        thresholds: [{ percent: 50, basis: "actual" }],
+        groupId: demoGroup,
+      };
       const problem = expectProblem(await call(sandbox, "POST", "/alerts", { token: other, json: alert }), 422);
       expect(problem.errors).toEqual([expect.objectContaining({ path: "body.groupId", code: "unknown_group" })]);
     });

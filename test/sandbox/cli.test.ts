@@ -14,9 +14,26 @@ describe("cloudcost-sandbox command line", () => {
   afterAll(() => sandbox.dispose());
 
   it("creates an organization, connects accounts and issues a token while serve runs on the same folder", async () => {
-    const org = await sandbox.cliJson<{ id: string; name: string; permissions: string[] }>(["org", "create", "cli-org", "--permissions", "read,write", "--json"]);
+    const org = await sandbox.cliJson<{ id: string; name: string; permissions: string[] }>([
+      "org",
+      "create",
+      "cli-org",
+      "--permissions",
+      "read,write",
+      "--json",
+    ]);
     expect(org).toMatchObject({ name: "cli-org", permissions: ["read", "write"] });
-    const azure = await sandbox.cliJson<{ accountId: string }>(["account", "add", "--org", "cli-org", "--provider", "azure", "--id", "AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE", "--json"]);
+    const azure = await sandbox.cliJson<{ accountId: string }>([
+      "account",
+      "add",
+      "--org",
+      "cli-org",
+      "--provider",
+      "azure",
+      "--id",
+      "AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE",
+      "--json",
+    ]);
     expect(azure.accountId).toBe("aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee");
     const human = await sandbox.cli(["account", "add", "--org", "cli-org", "--provider", "aws", "--id", "123456789012", "--name", "Main"]);
     expect(human).toMatchObject({ code: 0, stdout: "connected aws account 123456789012 (Main)\n" });
@@ -81,7 +98,12 @@ describe("cloudcost-sandbox command line", () => {
     const dir = mkdtempSync(join(tmpdir(), "cloudcost-env-"));
     try {
       const stdout = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, [SANDBOX_CLI, "token", "create", "--org", "demo", "--json"], { env: { ...process.env, CLOUDCOST_SANDBOX_DATA: join(dir, "nested") } }, (err, out) => (err ? reject(err) : resolve(out))),
+        execFile(
+          process.execPath,
+          [SANDBOX_CLI, "token", "create", "--org", "demo", "--json"],
+          { env: { ...process.env, CLOUDCOST_SANDBOX_DATA: join(dir, "nested") } },
+          (err, out) => (err ? reject(err) : resolve(out)),
+        ),
       );
       expect(JSON.parse(stdout)).toEqual({ token: expect.stringMatching(/^ccpat_/) });
       expect(existsSync(join(dir, "nested", "sandbox.db"))).toBe(true);

@@ -38,7 +38,13 @@ describe("cost reads over the synthetic dataset", () => {
     expect(sumCents(summary.byProvider.map((p) => p.amount))).toBe(cents(summary.total));
     const amounts = services.items.map((s) => s.amount);
     expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
-    expect(summary.forecast).toEqual({ actual: summary.total, projected: 0, total: summary.total, lower: summary.total, upper: summary.total });
+    expect(summary.forecast).toEqual({
+      actual: summary.total,
+      projected: 0,
+      total: summary.total,
+      lower: summary.total,
+      upper: summary.total,
+    });
   });
 
   it("bills up to yesterday and forecasts from today, with an interval around the forecast", async () => {
@@ -89,7 +95,10 @@ describe("cost reads over the synthetic dataset", () => {
     const r = await call(sandbox, "GET", "/cost/comparison?from=0000-01-01&to=0000-01-05", { token });
     expect(r.status).toBe(400);
     expect(Problem.parse(r.body).errors?.map((e) => e.path)).toEqual(["query.from"]);
-    expect(CostComparison.parse(await read("comparison", "from=0000-01-06&to=0000-01-10")).previous).toMatchObject({ from: "0000-01-01", to: "0000-01-05" });
+    expect(CostComparison.parse(await read("comparison", "from=0000-01-06&to=0000-01-10")).previous).toMatchObject({
+      from: "0000-01-01",
+      to: "0000-01-05",
+    });
   });
 
   it("accepts a whole leap year (366 days) as a window", async () => {

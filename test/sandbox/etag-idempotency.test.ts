@@ -10,7 +10,8 @@ describe("ETag / If-Match and Idempotency-Key", () => {
     const r = await call(sandbox, "POST", "/groups", { token, json: { name: `Etag ${++n}` } });
     return { group: CloudGroup.parse(r.body), etag: r.headers.get("etag")! };
   };
-  const groupNames = async () => CloudGroupPage.parse((await call(sandbox, "GET", "/groups?limit=200", { token })).body).items.map((g) => g.name);
+  const groupNames = async () =>
+    CloudGroupPage.parse((await call(sandbox, "GET", "/groups?limit=200", { token })).body).items.map((g) => g.name);
 
   beforeAll(async () => {
     sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
@@ -22,7 +23,11 @@ describe("ETag / If-Match and Idempotency-Key", () => {
     it("gives the same strong ETag on create and read, and a new one after a change", async () => {
       const { group, etag } = await newGroup();
       expect((await call(sandbox, "GET", `/groups/${group.id}`, { token })).headers.get("etag")).toBe(etag);
-      const patched = await call(sandbox, "PATCH", `/groups/${group.id}`, { token, json: { description: "v2" }, headers: { "if-match": etag } });
+      const patched = await call(sandbox, "PATCH", `/groups/${group.id}`, {
+        token,
+        json: { description: "v2" },
+        headers: { "if-match": etag },
+      });
       expect(patched.status).toBe(200);
       expect(patched.headers.get("etag")).not.toBe(etag);
       expect((await call(sandbox, "GET", `/groups/${group.id}`, { token })).headers.get("etag")).toBe(patched.headers.get("etag"));
@@ -35,7 +40,10 @@ describe("ETag / If-Match and Idempotency-Key", () => {
       ["DELETE", `/members/aws/${DEMO_AWS[0]}`, undefined],
     ])("refuses %s%s with a stale ETag (412) and changes nothing", async (method, suffix, json) => {
       const { group, etag } = await newGroup();
-      const current = await call(sandbox, "POST", `/groups/${group.id}/members`, { token, json: { provider: "aws", accountId: DEMO_AWS[0] } });
+      const current = await call(sandbox, "POST", `/groups/${group.id}/members`, {
+        token,
+        json: { provider: "aws", accountId: DEMO_AWS[0] },
+      });
       const r = await call(sandbox, method, `/groups/${group.id}${suffix}`, { token, json, headers: { "if-match": etag } });
       expect(r.status).toBe(412);
       expect(Problem.parse(r.body).status).toBe(412);
@@ -46,8 +54,20 @@ describe("ETag / If-Match and Idempotency-Key", () => {
 
     it("accepts *, a list containing the current tag, and refuses a weak tag", async () => {
       const { group, etag } = await newGroup();
-      expect((await call(sandbox, "PATCH", `/groups/${group.id}`, { token, json: { description: "weak" }, headers: { "if-match": `W/${etag}` } })).status).toBe(412);
-      const listed = await call(sandbox, "PATCH", `/groups/${group.id}`, { token, json: { description: "listed" }, headers: { "if-match": `"nope", ${etag}` } });
+      expect(
+        (
+          await call(sandbox, "PATCH", `/groups/${group.id}`, {
+            token,
+            json: { description: "weak" },
+            headers: { "if-match": `W/${etag}` },
+          })
+        ).status,
+      ).toBe(412);
+      const listed = await call(sandbox, "PATCH", `/groups/${group.id}`, {
+        token,
+        json: { description: "listed" },
+        headers: { "if-match": `"nope", ${etag}` },
+      });
       expect(listed.status).toBe(200);
       expect((await call(sandbox, "DELETE", `/groups/${group.id}`, { token, headers: { "if-match": "*" } })).status).toBe(204);
       expect((await call(sandbox, "DELETE", `/groups/${group.id}`, { token, headers: { "if-match": "*" } })).status).toBe(404);
@@ -57,8 +77,12 @@ describe("ETag / If-Match and Idempotency-Key", () => {
       const created = await call(sandbox, "POST", "/alerts", { token, json: alertBody() });
       const id = BudgetAlert.parse(created.body).id;
       const etag = created.headers.get("etag")!;
-      expect((await call(sandbox, "PUT", `/alerts/${id}`, { token, json: alertBody({ amount: 1 }), headers: { "if-match": etag } })).status).toBe(200);
-      expect((await call(sandbox, "PUT", `/alerts/${id}`, { token, json: alertBody({ amount: 2 }), headers: { "if-match": etag } })).status).toBe(412);
+      expect(
+        (await call(sandbox, "PUT", `/alerts/${id}`, { token, json: alertBody({ amount: 1 }), headers: { "if-match": etag } })).status,
+      ).toBe(200);
+      expect(
+        (await call(sandbox, "PUT", `/alerts/${id}`, { token, json: alertBody({ amount: 2 }), headers: { "if-match": etag } })).status,
+      ).toBe(412);
       expect(BudgetAlert.parse((await call(sandbox, "GET", `/alerts/${id}`, { token })).body).amount).toBe(1);
     });
   });
@@ -90,7 +114,9 @@ describe("ETag / If-Match and Idempotency-Key", () => {
       expect((await call(sandbox, "POST", "/groups", { token, json: { name: "First body" }, headers })).status).toBe(201);
       const other = await call(sandbox, "POST", "/groups", { token, json: { name: "Second body" }, headers });
       expect(other.status).toBe(422);
-      expect(Problem.parse(other.body).errors).toEqual([expect.objectContaining({ path: "header.Idempotency-Key", code: "idempotency_key_reused" })]);
+      expect(Problem.parse(other.body).errors).toEqual([
+        expect.objectContaining({ path: "header.Idempotency-Key", code: "idempotency_key_reused" }),
+      ]);
       expect(await groupNames()).not.toContain("Second body");
     });
 

@@ -43,8 +43,14 @@ describe("every route of the contract table", () => {
     updateGroup: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}`, json: { description: "changed" } }),
     deleteGroup: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}` }),
     listMembers: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}/members` }),
-    replaceMembers: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}/members`, json: { members: [{ provider: "aws", accountId: DEMO_AWS[0] }] } }),
-    addMember: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}/members`, json: { provider: "aws", accountId: DEMO_AWS[1] } }),
+    replaceMembers: async () => ({
+      path: `/groups/${await create("/groups", { name: unique() })}/members`,
+      json: { members: [{ provider: "aws", accountId: DEMO_AWS[0] }] },
+    }),
+    addMember: async () => ({
+      path: `/groups/${await create("/groups", { name: unique() })}/members`,
+      json: { provider: "aws", accountId: DEMO_AWS[1] },
+    }),
     removeMember: async () => {
       const id = await create("/groups", { name: unique() });
       await call(sandbox, "POST", `/groups/${id}/members`, { token, json: { provider: "aws", accountId: DEMO_AWS[2] } });
@@ -78,20 +84,23 @@ describe("every route of the contract table", () => {
     expect(Object.keys(fixtures).sort()).toEqual(routes.map((r) => r.operationId).sort());
   });
 
-  it.each(routes.map((r) => [r.operationId, r] as [string, Route]))("%s answers its documented status and response schema", async (operationId, route) => {
-    const fixture = fixtures[operationId];
-    if (!fixture) throw new Error(`no request for ${operationId}`);
-    const request = await fixture();
-    const reply = await call(sandbox, route.method, request.path, { token, json: request.json });
-    expect({ status: reply.status, body: reply.body }).toMatchObject({ status: route.status });
-    if (route.response === null) {
-      expect(reply.text).toBe("");
-    } else {
-      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
-      const parsed = route.response.safeParse(reply.body);
-      expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-    }
-    if (route.etag && route.response !== null) expect(reply.headers.get("etag")).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(reply.headers.get("x-request-id")).toMatch(/^req_/);
-  });
+  it.each(routes.map((r) => [r.operationId, r] as [string, Route]))(
+    "%s answers its documented status and response schema",
+    async (operationId, route) => {
+      const fixture = fixtures[operationId];
+      if (!fixture) throw new Error(`no request for ${operationId}`);
+      const request = await fixture();
+      const reply = await call(sandbox, route.method, request.path, { token, json: request.json });
+      expect({ status: reply.status, body: reply.body }).toMatchObject({ status: route.status });
+      if (route.response === null) {
+        expect(reply.text).toBe("");
+      } else {
+        expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+        const parsed = route.response.safeParse(reply.body);
+        expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+      }
+      if (route.etag && route.response !== null) expect(reply.headers.get("etag")).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(reply.headers.get("x-request-id")).toMatch(/^req_/);
+    },
+  );
 });

@@ -43,7 +43,10 @@ describe("findings and scans", () => {
     const ack = Acknowledgement.parse(first.body);
     expect(ack).toMatchObject({ id: target.id, kind: "waste", status: "acknowledged" });
     expect((await open("waste")).map((f) => f.id)).not.toContain(target.id);
-    const again = await call(sandbox, "POST", `/waste/${target.id}/acknowledge`, { token, headers: { "content-type": "application/json" } });
+    const again = await call(sandbox, "POST", `/waste/${target.id}/acknowledge`, {
+      token,
+      headers: { "content-type": "application/json" },
+    });
     expect(Acknowledgement.parse(again.body)).toEqual(ack);
   });
 
@@ -91,7 +94,15 @@ describe("findings and scans", () => {
 
   it("fails a scan of an organization without connected accounts, with an error", async () => {
     expect((await sandbox.cli(["org", "create", "empty"])).code).toBe(0);
-    const { token: emptyToken } = await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "empty", "--scopes", "read,run", "--json"]);
+    const { token: emptyToken } = await sandbox.cliJson<{ token: string }>([
+      "token",
+      "create",
+      "--org",
+      "empty",
+      "--scopes",
+      "read,run",
+      "--json",
+    ]);
     const run = ScanRun.parse((await call(sandbox, "POST", "/scans", { token: emptyToken })).body);
     const done = (await settle(run.runId, emptyToken)).pop()!;
     expect(done).toMatchObject({ state: "failed", result: null, error: { code: "no_accounts" } });

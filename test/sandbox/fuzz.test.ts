@@ -20,7 +20,9 @@ function bodies(route: Route): fc.Arbitrary<{ raw: string } | { json: unknown } 
   const valid = VALID_BODIES[route.operationId];
   const mutated =
     valid && typeof valid === "object"
-      ? fc.tuple(fc.constantFrom(...Object.keys(valid), "extra"), fc.jsonValue()).map(([k, v]) => ({ json: { ...(valid as Record<string, unknown>), [k]: v } }))
+      ? fc
+          .tuple(fc.constantFrom(...Object.keys(valid), "extra"), fc.jsonValue())
+          .map(([k, v]) => ({ json: { ...(valid as Record<string, unknown>), [k]: v } }))
       : fc.constant(undefined);
   return fc.oneof(
     fc.constant(undefined),
@@ -42,14 +44,29 @@ describe("fuzzing every route of the table", () => {
     const alert = String(fields(await call(sandbox, "POST", "/alerts", { token, json: alertBody() })).id);
     const report = String(fields(await call(sandbox, "POST", "/reports", { token, json: reportBody() })).id);
     const run = String(fields(await call(sandbox, "POST", "/scans", { token })).runId);
-    ids = { groupId: [group], alertId: [alert], reportId: [report], runId: [run], findingId: ["100001", "100002"], provider: ["aws", "azure"], accountId: [...DEMO_AWS] };
+    ids = {
+      groupId: [group],
+      alertId: [alert],
+      reportId: [report],
+      runId: [run],
+      findingId: ["100001", "100002"],
+      provider: ["aws", "azure"],
+      accountId: [...DEMO_AWS],
+    };
   });
   afterAll(() => sandbox.dispose());
 
-  const paramValue = (name: string) => fc.oneof(fc.constantFrom(...(ids[name] ?? ["x"])), fc.string({ minLength: 1, maxLength: 30 }), fc.stringMatching(/^[a-z]{3}_[0-9a-z]{10,20}$/));
+  const paramValue = (name: string) =>
+    fc.oneof(
+      fc.constantFrom(...(ids[name] ?? ["x"])),
+      fc.string({ minLength: 1, maxLength: 30 }),
+      fc.stringMatching(/^[a-z]{3}_[0-9a-z]{10,20}$/),
+    );
   const query = fc.oneof(
     fc.constant(""),
-    fc.dictionary(fc.constantFrom("from", "to", "groupId", "limit", "cursor", "x"), fc.string({ maxLength: 20 }), { maxKeys: 4 }).map((d) => new URLSearchParams(d).toString()),
+    fc
+      .dictionary(fc.constantFrom("from", "to", "groupId", "limit", "cursor", "x"), fc.string({ maxLength: 20 }), { maxKeys: 4 })
+      .map((d) => new URLSearchParams(d).toString()),
     fc.constant("from=2026-01-01&to=2026-01-31"),
   );
 
@@ -68,7 +85,9 @@ describe("fuzzing every route of the table", () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ operationId, params, query: q, body, ifMatch }) => {
         const route = routeById(operationId);
-        const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent((params as Record<string, string>)[name] ?? ""));
+        const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          encodeURIComponent((params as Record<string, string>)[name] ?? ""),
+        );
         const headers: Record<string, string> = ifMatch ? { "if-match": ifMatch } : {};
         if (body && "raw" in body) headers["content-type"] = "application/json";
         const reply = await call(sandbox, route.method, `${path}${q ? `?${q}` : ""}`, { token, headers, ...(body ?? {}) });
@@ -86,11 +105,15 @@ describe("fuzzing every route of the table", () => {
 
   it("survives random paths and methods under /api/v1 (100 random requests)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"), fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }), async (method, segments) => {
-        const reply = await call(sandbox, method, `/${segments.map(encodeURIComponent).join("/")}`, { token });
-        expect(reply.status).toBeLessThan(500);
-        if (reply.status >= 400) expect(Problem.safeParse(reply.body).success).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"),
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }),
+        async (method, segments) => {
+          const reply = await call(sandbox, method, `/${segments.map(encodeURIComponent).join("/")}`, { token });
+          expect(reply.status).toBeLessThan(500);
+          if (reply.status >= 400) expect(Problem.safeParse(reply.body).success).toBe(true);
+        },
+      ),
       { numRuns: 100, seed: 7, endOnFailure: true },
     );
   });

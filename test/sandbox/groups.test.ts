@@ -48,7 +48,14 @@ describe("Cloud Groups", () => {
 
   it("adds, lists and removes members; adding twice changes nothing", async () => {
     const g = await createGroup("Members");
-    const added = CloudGroup.parse((await call(sandbox, "POST", `/groups/${g.id}/members`, { token, json: { provider: "azure", accountId: DEMO_AZURE[0].toUpperCase() } })).body);
+    const added = CloudGroup.parse(
+      (
+        await call(sandbox, "POST", `/groups/${g.id}/members`, {
+          token,
+          json: { provider: "azure", accountId: DEMO_AZURE[0].toUpperCase() },
+        })
+      ).body,
+    );
     expect(added.members).toEqual([{ provider: "azure", accountId: DEMO_AZURE[0] }]);
     const again = await call(sandbox, "POST", `/groups/${g.id}/members`, { token, json: { provider: "azure", accountId: DEMO_AZURE[0] } });
     expect(CloudGroup.parse(again.body)).toEqual(added);
@@ -87,17 +94,33 @@ describe("Cloud Groups", () => {
     const before = await getGroup(g.id);
     const r = await call(sandbox, "PUT", `/groups/${g.id}/members`, {
       token,
-      json: { members: [{ provider: "aws", accountId: DEMO_AWS[1] }, { provider: "aws", accountId: "000000000000" }, { provider: "azure", accountId: "11111111-2222-3333-4444-555555555555" }] },
+      json: {
+        members: [
+          { provider: "aws", accountId: DEMO_AWS[1] },
+          { provider: "aws", accountId: "000000000000" },
+          { provider: "azure", accountId: "11111111-2222-3333-4444-555555555555" },
+        ],
+      },
     });
     expect(r.status).toBe(422);
     const problem = Problem.parse(r.body);
     expect(problem.errors).toEqual([
-      expect.objectContaining({ path: "body.members.1.accountId", code: "unknown_account", message: expect.stringContaining("000000000000") }),
-      expect.objectContaining({ path: "body.members.2.accountId", code: "unknown_account", message: expect.stringContaining("11111111-2222-3333-4444-555555555555") }),
+      expect.objectContaining({
+        path: "body.members.1.accountId",
+        code: "unknown_account",
+        message: expect.stringContaining("000000000000"),
+      }),
+      expect.objectContaining({
+        path: "body.members.2.accountId",
+        code: "unknown_account",
+        message: expect.stringContaining("11111111-2222-3333-4444-555555555555"),
+      }),
     ]);
     const one = await call(sandbox, "POST", `/groups/${g.id}/members`, { token, json: { provider: "aws", accountId: "000000000000" } });
     expect(one.status).toBe(422);
-    expect(Problem.parse(one.body).errors).toEqual([expect.objectContaining({ path: "body.accountId", message: expect.stringContaining("000000000000") })]);
+    expect(Problem.parse(one.body).errors).toEqual([
+      expect.objectContaining({ path: "body.accountId", message: expect.stringContaining("000000000000") }),
+    ]);
     expect(await getGroup(g.id)).toEqual(before);
   });
 
@@ -136,12 +159,18 @@ describe("Cloud Groups", () => {
 
   describe("spec rule 1: an API group behaves like a portal group", () => {
     const window = `from=${daysFromToday(-20)}&to=${daysFromToday(-1)}`;
-    const summary = async (groupId?: string) => CostSummary.parse((await call(sandbox, "GET", `/cost/summary?${window}${groupId ? `&groupId=${groupId}` : ""}`, { token })).body);
+    const summary = async (groupId?: string) =>
+      CostSummary.parse((await call(sandbox, "GET", `/cost/summary?${window}${groupId ? `&groupId=${groupId}` : ""}`, { token })).body);
 
     it("appears in the global filter at once, next to the portal-made group", async () => {
       const g = await createGroup("Filter me");
       const filter = GlobalFilter.parse((await call(sandbox, "GET", "/filters", { token })).body);
-      expect(filter.groups).toEqual(expect.arrayContaining([{ id: g.id, name: "Filter me", source: "api", memberCount: 0 }, expect.objectContaining({ name: "Production", source: "portal" })]));
+      expect(filter.groups).toEqual(
+        expect.arrayContaining([
+          { id: g.id, name: "Filter me", source: "api", memberCount: 0 },
+          expect.objectContaining({ name: "Production", source: "portal" }),
+        ]),
+      );
       await call(sandbox, "POST", `/groups/${g.id}/members`, { token, json: { provider: "aws", accountId: DEMO_AWS[0] } });
       const after = GlobalFilter.parse((await call(sandbox, "GET", "/filters", { token })).body);
       expect(after.groups.find((x) => x.id === g.id)?.memberCount).toBe(1);
@@ -158,8 +187,19 @@ describe("Cloud Groups", () => {
       const a = await createGroup("Costed AWS");
       const b = await createGroup("Costed Azure");
       await call(sandbox, "PUT", `/groups/${a.id}/members`, { token, json: { members: [{ provider: "aws", accountId: DEMO_AWS[0] }] } });
-      await call(sandbox, "PUT", `/groups/${b.id}/members`, { token, json: { members: [{ provider: "azure", accountId: DEMO_AZURE[0] }] } });
-      await call(sandbox, "PUT", `/groups/${g.id}/members`, { token, json: { members: [{ provider: "aws", accountId: DEMO_AWS[0] }, { provider: "azure", accountId: DEMO_AZURE[0] }] } });
+      await call(sandbox, "PUT", `/groups/${b.id}/members`, {
+        token,
+        json: { members: [{ provider: "azure", accountId: DEMO_AZURE[0] }] },
+      });
+      await call(sandbox, "PUT", `/groups/${g.id}/members`, {
+        token,
+        json: {
+          members: [
+            { provider: "aws", accountId: DEMO_AWS[0] },
+            { provider: "azure", accountId: DEMO_AZURE[0] },
+          ],
+        },
+      });
       const [both, aws, azure] = [await summary(g.id), await summary(a.id), await summary(b.id)];
       expect(aws.total).toBeGreaterThan(0);
       expect(both.total).toBeCloseTo(aws.total + azure.total, 2);

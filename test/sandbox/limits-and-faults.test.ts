@@ -20,8 +20,14 @@ describe("protocol errors and limits", () => {
   });
 
   it("answers malformed JSON with a 400 and a wrong content type with a 415", async () => {
-    expectProblem(await call(sandbox, "POST", "/groups", { token, raw: '{"name": ', headers: { "content-type": "application/json" } }), 400);
-    expectProblem(await call(sandbox, "POST", "/groups", { token, raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415);
+    expectProblem(
+      await call(sandbox, "POST", "/groups", { token, raw: '{"name": ', headers: { "content-type": "application/json" } }),
+      400,
+    );
+    expectProblem(
+      await call(sandbox, "POST", "/groups", { token, raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+    );
     expectProblem(await call(sandbox, "POST", "/groups", { token, raw: "x", headers: { "content-type": "text/plain" } }), 415);
   });
 
@@ -67,7 +73,8 @@ describe("rate limit", () => {
 });
 
 describe("fault injection (serve --faults)", () => {
-  const groupNames = async (sandbox: RunningSandbox, token: string) => CloudGroupPage.parse((await call(sandbox, "GET", "/groups?limit=200", { token })).body).items.map((g) => g.name);
+  const groupNames = async (sandbox: RunningSandbox, token: string) =>
+    CloudGroupPage.parse((await call(sandbox, "GET", "/groups?limit=200", { token })).body).items.map((g) => g.name);
 
   it("answers every request with the chosen fault before the handler runs, so nothing changes; the OpenAPI document is exempt", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "cloudcost-faults-"));

@@ -31,9 +31,23 @@ describe("OpenAPI document", () => {
       pointer
         .split("/")
         .slice(1)
-        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+        .reduce<unknown>(
+          (node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")],
+          document,
+        );
     expect(pointers.filter((p) => resolve(p) === undefined)).toEqual([]);
     const linked = new Set(pointers.map((p) => p.split("/").pop()));
-    for (const resource of ["CloudGroup", "BudgetAlert", "ScheduledReport", "CostSummary", "Finding", "ConnectedAccount", "ScanRun", "Problem", "TokenResponse"]) expect(linked).toContain(resource);
+    for (const resource of [
+      "CloudGroup",
+      "BudgetAlert",
+      "ScheduledReport",
+      "CostSummary",
+      "Finding",
+      "ConnectedAccount",
+      "ScanRun",
+      "Problem",
+      "TokenResponse",
+    ])
+      expect(linked).toContain(resource);
   });
 });

@@ -14,13 +14,16 @@ describe("persistence across restarts", () => {
     const group = CloudGroup.parse((await call(first, "POST", "/groups", { token, json: { name: "Durable" } })).body);
     await call(first, "POST", `/groups/${group.id}/members`, { token, json: { provider: "aws", accountId: DEMO_AWS[0] } });
     const alert = BudgetAlert.parse((await call(first, "POST", "/alerts", { token, json: alertBody({ groupId: group.id }) })).body);
-    const openWaste = async (sandbox: RunningSandbox) => FindingPage.parse((await call(sandbox, "GET", "/waste?limit=200", { token })).body).items.map((f) => f.id);
+    const openWaste = async (sandbox: RunningSandbox) =>
+      FindingPage.parse((await call(sandbox, "GET", "/waste?limit=200", { token })).body).items.map((f) => f.id);
     const acknowledged = (await openWaste(first))[0]!;
     expect((await call(first, "POST", `/waste/${acknowledged}/acknowledge`, { token })).status).toBe(200);
     await first.stop();
     const second = await startSandbox({ dataDir: first.dataDir });
     try {
-      expect(CloudGroup.parse((await call(second, "GET", `/groups/${group.id}`, { token })).body).members).toEqual([{ provider: "aws", accountId: DEMO_AWS[0] }]);
+      expect(CloudGroup.parse((await call(second, "GET", `/groups/${group.id}`, { token })).body).members).toEqual([
+        { provider: "aws", accountId: DEMO_AWS[0] },
+      ]);
       expect(BudgetAlert.parse((await call(second, "GET", `/alerts/${alert.id}`, { token })).body).groupId).toBe(group.id);
       const stillOpen = await openWaste(second);
       expect(stillOpen.length).toBeGreaterThan(0);
@@ -34,7 +37,8 @@ describe("persistence across restarts", () => {
     const running = await startSandbox({ dataDir: first.dataDir });
     const token = await running.token();
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push(CloudGroup.parse((await call(running, "POST", "/groups", { token, json: { name: `Crash ${i}` } })).body).id);
+    for (let i = 0; i < 10; i++)
+      ids.push(CloudGroup.parse((await call(running, "POST", "/groups", { token, json: { name: `Crash ${i}` } })).body).id);
     await running.kill();
     const revived = await startSandbox({ dataDir: first.dataDir });
     try {

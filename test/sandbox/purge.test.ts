@@ -41,7 +41,11 @@ describe("purging expired credentials (serve --retention)", () => {
     const start = rowCounts(sb.dataDir);
     const client = await sb.client("read");
     for (let i = 0; i < 5; i++) {
-      const r = await fetch(`${sb.origin}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }) });
+      const r = await fetch(`${sb.origin}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret }),
+      });
       expect(r.status).toBe(200);
     }
     await sb.cliJson(["token", "create", "--org", "demo", "--expires-in", "1", "--json"]);
@@ -50,9 +54,13 @@ describe("purging expired credentials (serve --retention)", () => {
     const as = await discover(sb.origin);
     const app = await registerPublicClient(as);
     const agent = await signedInAgent(sb.origin);
-    for (let i = 0; i < 3; i++) expect((await authorizeAsUser(agent, (await authorizationRequest(as, app)).url)).searchParams.get("code")).toBeTruthy();
+    for (let i = 0; i < 3; i++)
+      expect((await authorizeAsUser(agent, (await authorizationRequest(as, app)).url)).searchParams.get("code")).toBeTruthy();
     // 7 tokens and 3 codes were stored (each answer above came from a stored row); all of them expire or were revoked.
-    const after = await eventually(() => rowCounts(sb.dataDir), (c) => c.tokens === start.tokens && c.codes === 0);
+    const after = await eventually(
+      () => rowCounts(sb.dataDir),
+      (c) => c.tokens === start.tokens && c.codes === 0,
+    );
     expect(after.tokens).toBe(start.tokens);
     expect(after.codes).toBe(0);
     expect(after.sessions).toBeGreaterThan(0);

@@ -10,23 +10,39 @@ export interface RawReply {
 }
 
 /** One request to `origin` + `path` with node:http: every header exactly as given, `Host` included. */
-export function rawRequest(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawReply> {
+export function rawRequest(
+  origin: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<RawReply> {
   const url = new URL(path, origin);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, setHost: headers.host === undefined && headers.Host === undefined }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (text += d));
-      res.on("end", () => {
-        let json: unknown;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: headers.host === undefined && headers.Host === undefined,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => {
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

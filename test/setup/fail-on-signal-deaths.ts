@@ -8,7 +8,8 @@ import { describeSignalDeaths, takeSignalDeaths } from "../harness/child-process
  */
 function failOnSignalDeaths(): void {
   const deaths = takeSignalDeaths();
-  if (deaths.length > 0) throw new Error(`${describeSignalDeaths(deaths)}: a child process must never die by a signal the test harness did not send`);
+  if (deaths.length > 0)
+    throw new Error(`${describeSignalDeaths(deaths)}: a child process must never die by a signal the test harness did not send`);
 }
 
 afterEach(failOnSignalDeaths);

@@ -53,12 +53,21 @@ export class CloudCostClient {
 
   constructor(opts: ClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, ""));
-    this.transport = { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: { ...DEFAULT_RETRY, ...opts.retry }, onRequest: opts.onRequest };
+    this.transport = {
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: { ...DEFAULT_RETRY, ...opts.retry },
+      onRequest: opts.onRequest,
+    };
     this.tokens =
       "apiToken" in opts.auth
         ? new StaticTokenSource(opts.auth.apiToken)
         : new ClientCredentialsTokenSource(
-            { clientId: opts.auth.clientId, clientSecret: opts.auth.clientSecret, authUrl: opts.auth.authUrl ?? this.base.origin, scope: opts.auth.scope },
+            {
+              clientId: opts.auth.clientId,
+              clientSecret: opts.auth.clientSecret,
+              authUrl: opts.auth.authUrl ?? this.base.origin,
+              scope: opts.auth.scope,
+            },
             this.transport,
           );
   }
@@ -67,7 +76,11 @@ export class CloudCostClient {
    * Calls one operation and validates the response with its contract schema. Resolves with the parsed
    * body (undefined for 204); rejects with an {@link ApiError} for any other outcome.
    */
-  async call<S extends z.ZodType | null>(operationId: string, input: CallInput, schema: S): Promise<S extends z.ZodType ? z.output<S> : undefined> {
+  async call<S extends z.ZodType | null>(
+    operationId: string,
+    input: CallInput,
+    schema: S,
+  ): Promise<S extends z.ZodType ? z.output<S> : undefined> {
     const route = routeById(operationId);
     const relative = fillPath(route.path, input.params ?? {});
     const path = `${this.base.pathname}${relative}${queryString(input.query)}`;
@@ -79,7 +92,15 @@ export class CloudCostClient {
     // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
     // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key.
     const idempotent = route.method !== "POST" || route.idempotent === true;
-    const request = { origin: this.base.origin, path, method: route.method, headers, body: input.body === undefined ? undefined : JSON.stringify(input.body), idempotent, operation };
+    const request = {
+      origin: this.base.origin,
+      path,
+      method: route.method,
+      headers,
+      body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      idempotent,
+      operation,
+    };
 
     let token = await this.tokens.token();
     let outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.transport);
@@ -92,7 +113,14 @@ export class CloudCostClient {
     if (response.status !== route.status) throw errorFromResponse(response, operation, attempts);
     if (schema === null) return undefined as S extends z.ZodType ? z.output<S> : undefined;
     const parsed = schema.safeParse(parseJson(response.body));
-    if (!parsed.success) throw new ApiError({ status: response.status, title: "response did not match the API contract", detail: parsed.error.issues[0]?.message, operation, attempts });
+    if (!parsed.success)
+      throw new ApiError({
+        status: response.status,
+        title: "response did not match the API contract",
+        detail: parsed.error.issues[0]?.message,
+        operation,
+        attempts,
+      });
     return parsed.data as S extends z.ZodType ? z.output<S> : undefined;
   }
 

@@ -9,7 +9,15 @@ export function errorFromResponse(response: HttpResponse, operation: string, att
   const problem = Problem.safeParse(parseJson(response.body));
   if (problem.success) {
     const p = problem.data;
-    return new ApiError({ status: response.status, title: p.title, detail: p.detail, errors: p.errors, requestId: p.requestId || requestId, operation, attempts });
+    return new ApiError({
+      status: response.status,
+      title: p.title,
+      detail: p.detail,
+      errors: p.errors,
+      requestId: p.requestId || requestId,
+      operation,
+      attempts,
+    });
   }
   return new ApiError({ status: response.status, title: `HTTP ${response.status}`, requestId, operation, attempts });
 }

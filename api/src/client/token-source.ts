@@ -70,7 +70,11 @@ export class ClientCredentialsTokenSource implements TokenSource {
 
   private async fetchToken(): Promise<CachedToken> {
     const url = new URL("/oauth/token", this.credentials.authUrl);
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret });
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: this.credentials.clientId,
+      client_secret: this.credentials.clientSecret,
+    });
     if (this.credentials.scope) form.set("scope", this.credentials.scope);
     const started = Date.now();
     // Asking for another token is harmless, so the token request is retried like an idempotent one.
@@ -88,7 +92,13 @@ export class ClientCredentialsTokenSource implements TokenSource {
     );
     if (response.status !== 200) throw tokenError(response, attempts);
     const parsed = TokenResponse.safeParse(parseJson(response.body));
-    if (!parsed.success) throw new ApiError({ status: response.status, title: "token response did not match RFC 6749 §5.1", operation: "POST /oauth/token", attempts });
+    if (!parsed.success)
+      throw new ApiError({
+        status: response.status,
+        title: "token response did not match RFC 6749 §5.1",
+        operation: "POST /oauth/token",
+        attempts,
+      });
     const lifetime = parsed.data.expires_in - refreshMargin(parsed.data.expires_in);
     return { value: parsed.data.access_token, refreshAt: started + lifetime * 1000 };
   }

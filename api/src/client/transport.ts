@@ -96,7 +96,11 @@ function retryDelay(req: HttpRequest, response: HttpResponse, attempt: number, r
 }
 
 function networkError(req: HttpRequest, err: unknown, attempts: number): ApiError {
-  const { name, code, message } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; code?: unknown; message?: unknown };
+  const { name, code, message } = (typeof err === "object" && err !== null ? err : {}) as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
   const timedOut = name === "TimeoutError";
   return new ApiError({
     status: 0,

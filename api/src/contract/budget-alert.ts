@@ -1,4 +1,16 @@
-import { CalendarDate, Currency, Email, Money, ResourceId, Timestamp, TrimmedName, TwoDecimalMoney, asReturned, page, uniqueBy } from "./common";
+import {
+  CalendarDate,
+  Currency,
+  Email,
+  Money,
+  ResourceId,
+  Timestamp,
+  TrimmedName,
+  TwoDecimalMoney,
+  asReturned,
+  page,
+  uniqueBy,
+} from "./common";
 import { isLoopbackHostname, parseUrl } from "./loopback";
 import { BudgetPeriod } from "./budget-period";
 import { GroupId } from "./cloud-group";
@@ -34,7 +46,9 @@ export const WebhookUrl = z
   .url("must be an absolute URL")
   .max(2048)
   .refine(isAllowedWebhook, "must be an https URL (plain http only to localhost, 127.0.0.1 or [::1])")
-  .openapi({ description: "an absolute https URL; plain http only to a loopback host (localhost, 127.0.0.1 or [::1]), judged by the parsed host" });
+  .openapi({
+    description: "an absolute https URL; plain http only to a loopback host (localhost, 127.0.0.1 or [::1]), judged by the parsed host",
+  });
 
 /** What a client sends to create (POST) or replace (PUT) an alert. */
 export const AlertInput = z
@@ -48,17 +62,24 @@ export const AlertInput = z
       .array(Threshold)
       .min(1)
       .max(MAX_THRESHOLDS)
-      .refine(uniqueBy((t: Threshold) => `${t.basis}:${t.percent}`), "must not contain the same percent and basis twice")
+      .refine(
+        uniqueBy((t: Threshold) => `${t.basis}:${t.percent}`),
+        "must not contain the same percent and basis twice",
+      )
       .openapi({ uniqueItems: true, description: "no two thresholds with the same percent and basis" }),
     recipients: z
       .array(Email)
       .max(MAX_RECIPIENTS)
       .default([])
-      .refine(uniqueBy((e: string) => e), "must not contain the same address twice")
+      .refine(
+        uniqueBy((e: string) => e),
+        "must not contain the same address twice",
+      )
       .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
-    webhookUrl: WebhookUrl.nullable()
-      .default(null)
-      .openapi({ description: "called when a threshold is crossed: an absolute https URL (plain http only for localhost and 127.0.0.1); treat as a secret" }),
+    webhookUrl: WebhookUrl.nullable().default(null).openapi({
+      description:
+        "called when a threshold is crossed: an absolute https URL (plain http only for localhost and 127.0.0.1); treat as a secret",
+    }),
     enabled: z.boolean().default(true),
   })
   .strict()
@@ -67,17 +88,18 @@ export type AlertInput = z.input<typeof AlertInput>;
 export type AlertFields = z.output<typeof AlertInput>;
 
 /** An alert as the service returns it: the input fields (defaults applied) plus server fields. */
-export const BudgetAlert = z.object({
-  ...asReturned(AlertInput.shape),
-  id: AlertId,
-  currentSpend: Money.openapi({ description: "spend of the alert's scope in the current period so far, in `spendCurrency`" }),
-  forecastedSpend: Money.openapi({ description: "forecast spend of the alert's scope for the whole current period, in `spendCurrency`" }),
-  spendCurrency: z.string().openapi({ description: "the organization's billing currency" }),
-  periodStart: CalendarDate.openapi({ description: "first day of the current period (UTC)" }),
-  periodEnd: CalendarDate.openapi({ description: "last day of the current period (UTC)" }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-})
+export const BudgetAlert = z
+  .object({
+    ...asReturned(AlertInput.shape),
+    id: AlertId,
+    currentSpend: Money.openapi({ description: "spend of the alert's scope in the current period so far, in `spendCurrency`" }),
+    forecastedSpend: Money.openapi({ description: "forecast spend of the alert's scope for the whole current period, in `spendCurrency`" }),
+    spendCurrency: z.string().openapi({ description: "the organization's billing currency" }),
+    periodStart: CalendarDate.openapi({ description: "first day of the current period (UTC)" }),
+    periodEnd: CalendarDate.openapi({ description: "last day of the current period (UTC)" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
   .openapi("BudgetAlert");
 export type BudgetAlert = z.infer<typeof BudgetAlert>;
 export const BudgetAlertPage = page(BudgetAlert, "BudgetAlertPage");

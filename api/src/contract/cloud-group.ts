@@ -4,7 +4,10 @@ import { z } from "./zod";
 
 // Not a named component: a nullable reference renders as an unsatisfiable allOf in OpenAPI 3.1 output.
 export const GroupId = ResourceId("grp").openapi({ example: "grp_01j9z6w3k2m4n5p6q7r8" });
-export const GroupName = TrimmedName(100).openapi({ description: "must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively" });
+export const GroupName = TrimmedName(100).openapi({
+  description:
+    "must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively",
+});
 export const GroupDescription = z.string().max(500);
 export const MAX_GROUP_MEMBERS = 1000;
 
@@ -23,7 +26,10 @@ export type CloudGroup = z.infer<typeof CloudGroup>;
 export const CloudGroupPage = page(CloudGroup, "CloudGroupPage");
 
 /** Members are not part of create: the spec assigns them through the membership endpoints. */
-export const CreateGroup = z.object({ name: GroupName, description: GroupDescription.default("") }).strict().openapi("CreateGroup");
+export const CreateGroup = z
+  .object({ name: GroupName, description: GroupDescription.default("") })
+  .strict()
+  .openapi("CreateGroup");
 export type CreateGroup = z.input<typeof CreateGroup>;
 export const UpdateGroup = z
   .object({ name: GroupName.optional(), description: GroupDescription.optional() })

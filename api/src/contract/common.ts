@@ -5,20 +5,29 @@ export const Scope = z.enum(["read", "write", "run"]).openapi("Scope");
 export type Scope = z.infer<typeof Scope>;
 export const ALL_SCOPES: readonly Scope[] = Scope.options;
 
-export const Timestamp = z.string().datetime({ offset: true }).openapi({ description: "RFC 3339 timestamp, UTC", example: "2026-11-22T09:30:00.000Z" });
+export const Timestamp = z
+  .string()
+  .datetime({ offset: true })
+  .openapi({ description: "RFC 3339 timestamp, UTC", example: "2026-11-22T09:30:00.000Z" });
 
 /** A calendar date in the form YYYY-MM-DD that exists in the proleptic Gregorian calendar. */
 export const CalendarDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date in the form YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a real calendar date")
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "is not a real calendar date",
+  )
   .openapi({ example: "2026-10-01", format: "date" });
 
 export const Provider = z.enum(["aws", "azure"]).openapi("CloudProvider");
 export type Provider = z.infer<typeof Provider>;
 
 /** AWS account IDs are exactly 12 digits. */
-export const AwsAccountId = z.string().regex(/^\d{12}$/, "must be a 12-digit AWS account ID").openapi({ example: "123456789012" });
+export const AwsAccountId = z
+  .string()
+  .regex(/^\d{12}$/, "must be a 12-digit AWS account ID")
+  .openapi({ example: "123456789012" });
 /** Azure subscription IDs are GUIDs; they compare case-insensitively, so the contract lower-cases them. */
 export const AzureSubscriptionId = z
   .string()
@@ -26,13 +35,10 @@ export const AzureSubscriptionId = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: "0b1f6471-1bf0-4dda-aec3-cb9272f09590" });
 
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .email("must be an e-mail address")
-  .max(254)
-  .openapi({ example: "finops@example.com", description: "an e-mail address; surrounding whitespace is removed and it is stored in lower case" });
+export const Email = z.string().trim().toLowerCase().email("must be an e-mail address").max(254).openapi({
+  example: "finops@example.com",
+  description: "an e-mail address; surrounding whitespace is removed and it is stored in lower case",
+});
 
 /** Money in a currency's major unit, as the service reports it. */
 export const Money = z.number().finite().openapi({ example: 1250.5 });
@@ -123,7 +129,13 @@ export const MAX_PAGE_LIMIT = 200;
 export const DEFAULT_PAGE_LIMIT = 50;
 export const PageQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT).openapi({ description: `1..${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_LIMIT)
+      .default(DEFAULT_PAGE_LIMIT)
+      .openapi({ description: `1..${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` }),
     cursor: z.string().min(1).max(200).optional().openapi({ description: "`nextCursor` of the previous page" }),
   })
   .strict();

@@ -18,7 +18,8 @@ export const CostQuery = z
   .superRefine((q, ctx) => {
     const span = daysBetween(q.from, q.to);
     if (span < 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must not be before `from`" });
-    else if (span + 1 > MAX_WINDOW_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: `window must be at most ${MAX_WINDOW_DAYS} days` });
+    else if (span + 1 > MAX_WINDOW_DAYS)
+      ctx.addIssue({ code: "custom", path: ["to"], message: `window must be at most ${MAX_WINDOW_DAYS} days` });
   });
 export type CostQuery = z.infer<typeof CostQuery>;
 
@@ -42,12 +43,19 @@ export const Forecast = z
 export type ForecastTotals = z.infer<typeof Forecast>;
 
 export const CostSummary = z
-  .object({ ...Window, total: Money.openapi({ description: "actual spend in the window" }), byProvider: z.array(ProviderAmount), forecast: Forecast })
+  .object({
+    ...Window,
+    total: Money.openapi({ description: "actual spend in the window" }),
+    byProvider: z.array(ProviderAmount),
+    forecast: Forecast,
+  })
   .openapi("CostSummary");
 export type CostSummary = z.infer<typeof CostSummary>;
 
 export const ServiceCost = z.object({ service: z.string(), provider: Provider, amount: Money }).openapi("ServiceCost");
-export const CostByService = z.object({ ...Window, total: Money, items: z.array(ServiceCost).openapi({ description: "largest first" }) }).openapi("CostByService");
+export const CostByService = z
+  .object({ ...Window, total: Money, items: z.array(ServiceCost).openapi({ description: "largest first" }) })
+  .openapi("CostByService");
 export type CostByService = z.infer<typeof CostByService>;
 
 export const DailyCost = z.object({ date: CalendarDate, amount: Money, byProvider: z.array(ProviderAmount) }).openapi("DailyCost");

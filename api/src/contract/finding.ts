@@ -4,7 +4,10 @@ import { z } from "./zod";
 export const FindingKind = z.enum(["insight", "waste", "recommendation"]).openapi("FindingKind");
 export type FindingKind = z.infer<typeof FindingKind>;
 /** Findings are addressed by numeric-looking identifiers (spec: `<insight_id>`), unique across the three kinds. */
-export const FindingId = z.string().regex(/^\d{1,18}$/, "must be a numeric finding ID").openapi("FindingId", { example: "100042" });
+export const FindingId = z
+  .string()
+  .regex(/^\d{1,18}$/, "must be a numeric finding ID")
+  .openapi("FindingId", { example: "100042" });
 
 export const Finding = z
   .object({

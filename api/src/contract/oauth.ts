@@ -29,7 +29,20 @@ export type TokenResponse = z.infer<typeof TokenResponse>;
 /** RFC 6749 §5.2. */
 export const OAuthError = z
   .object({
-    error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "unsupported_response_type", "invalid_scope", "invalid_token", "invalid_client_metadata", "invalid_redirect_uri", "access_denied", "server_error"]),
+    error: z.enum([
+      "invalid_request",
+      "invalid_client",
+      "invalid_grant",
+      "unauthorized_client",
+      "unsupported_grant_type",
+      "unsupported_response_type",
+      "invalid_scope",
+      "invalid_token",
+      "invalid_client_metadata",
+      "invalid_redirect_uri",
+      "access_denied",
+      "server_error",
+    ]),
     error_description: z.string().optional(),
   })
   .openapi("OAuthError");
@@ -65,7 +78,10 @@ export const RefreshTokenRequest = z
 export const TokenHintRequest = z
   .object({
     token: z.string().min(1),
-    token_type_hint: z.string().optional().openapi({ description: "`access_token` or `refresh_token`; only a hint, every kind is searched" }),
+    token_type_hint: z
+      .string()
+      .optional()
+      .openapi({ description: "`access_token` or `refresh_token`; only a hint, every kind is searched" }),
     client_id: z.string().min(1).optional(),
     client_secret: z.string().min(1).optional(),
   })
@@ -112,13 +128,17 @@ export const ClientRegistrationRequest = z
         z.string().openapi({
           maxLength: MAX_REDIRECT_URI_LENGTH,
           pattern: "^[^#]*$",
-          description: "an absolute URI without fragment (RFC 6749 §3.1.2): https, http only on loopback hosts (127.0.0.1, [::1], localhost), or a private-use scheme such as com.example.app (RFC 8252 §7)",
+          description:
+            "an absolute URI without fragment (RFC 6749 §3.1.2): https, http only on loopback hosts (127.0.0.1, [::1], localhost), or a private-use scheme such as com.example.app (RFC 8252 §7)",
         }),
       )
       .min(1, "at least one redirect URI is required")
       .openapi({ maxItems: MAX_REDIRECT_URIS }),
     client_name: TrimmedName(100).optional(),
-    scope: z.string().optional().openapi({ pattern: SCOPE_LIST_PATTERN, description: "space-separated scope names; defaults to every scope" }),
+    scope: z
+      .string()
+      .optional()
+      .openapi({ pattern: SCOPE_LIST_PATTERN, description: "space-separated scope names; defaults to every scope" }),
     token_endpoint_auth_method: z.literal("none", "must be none: only public clients register dynamically").optional(),
     grant_types: z.array(z.enum(["authorization_code", "refresh_token"], "only authorization_code and refresh_token")).optional(),
     response_types: z.array(z.literal("code", "only code")).optional(),

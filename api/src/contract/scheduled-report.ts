@@ -13,11 +13,15 @@ export type Frequency = z.infer<typeof Frequency>;
 export const DayOfWeek = z.enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]).openapi("DayOfWeek");
 export type DayOfWeek = z.infer<typeof DayOfWeek>;
 
-const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day HH:MM (24-hour)").openapi({ description: "time of day, HH:MM (24-hour), in `timezone`" });
+const Time = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day HH:MM (24-hour)")
+  .openapi({ description: "time of day, HH:MM (24-hour), in `timezone`" });
 
 /** A day field a frequency requires: absent or null is "required", anything else the field's own error. */
 function requiredFor(frequency: Frequency) {
-  return (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? `is required for ${frequency} schedules` : undefined);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined || issue.input === null ? `is required for ${frequency} schedules` : undefined;
 }
 /** A day field a frequency does not take: absent or null only (the service answers null). */
 const onlyFor = (frequency: Frequency) => z.null({ error: `is only allowed for ${frequency} schedules` }).default(null);
@@ -29,13 +33,38 @@ const onlyFor = (frequency: Frequency) => z.null({ error: `is only allowed for $
  */
 export const Schedule = z
   .discriminatedUnion("frequency", [
-    z.object({ frequency: z.literal("daily"), dayOfWeek: onlyFor("weekly"), dayOfMonth: onlyFor("monthly"), time: Time, timezone: TimeZone }).strict().openapi("DailySchedule"),
     z
-      .object({ frequency: z.literal("weekly"), dayOfWeek: z.enum(DayOfWeek.options, { error: requiredFor("weekly") }), dayOfMonth: onlyFor("monthly"), time: Time, timezone: TimeZone })
+      .object({
+        frequency: z.literal("daily"),
+        dayOfWeek: onlyFor("weekly"),
+        dayOfMonth: onlyFor("monthly"),
+        time: Time,
+        timezone: TimeZone,
+      })
+      .strict()
+      .openapi("DailySchedule"),
+    z
+      .object({
+        frequency: z.literal("weekly"),
+        dayOfWeek: z.enum(DayOfWeek.options, { error: requiredFor("weekly") }),
+        dayOfMonth: onlyFor("monthly"),
+        time: Time,
+        timezone: TimeZone,
+      })
       .strict()
       .openapi("WeeklySchedule"),
     z
-      .object({ frequency: z.literal("monthly"), dayOfWeek: onlyFor("weekly"), dayOfMonth: z.number({ error: requiredFor("monthly") }).int().min(1).max(31), time: Time, timezone: TimeZone })
+      .object({
+        frequency: z.literal("monthly"),
+        dayOfWeek: onlyFor("weekly"),
+        dayOfMonth: z
+          .number({ error: requiredFor("monthly") })
+          .int()
+          .min(1)
+          .max(31),
+        time: Time,
+        timezone: TimeZone,
+      })
       .strict()
       .openapi("MonthlySchedule"),
   ])
@@ -53,7 +82,10 @@ export const ReportInput = z
       .array(Email)
       .min(1)
       .max(MAX_RECIPIENTS)
-      .refine(uniqueBy((e: string) => e), "must not contain the same address twice")
+      .refine(
+        uniqueBy((e: string) => e),
+        "must not contain the same address twice",
+      )
       .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
     enabled: z.boolean().default(true),
   })
@@ -63,13 +95,14 @@ export type ReportInput = z.input<typeof ReportInput>;
 export type ReportFields = z.output<typeof ReportInput>;
 
 /** A report as the service returns it: the input fields (defaults applied) plus server fields. */
-export const ScheduledReport = z.object({
-  ...asReturned(ReportInput.shape),
-  id: ReportId,
-  nextRunAt: Timestamp.nullable().openapi({ description: "next delivery in UTC; null while the report is disabled" }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-})
+export const ScheduledReport = z
+  .object({
+    ...asReturned(ReportInput.shape),
+    id: ReportId,
+    nextRunAt: Timestamp.nullable().openapi({ description: "next delivery in UTC; null while the report is disabled" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
   .openapi("ScheduledReport");
 export type ScheduledReport = z.infer<typeof ScheduledReport>;
 export const ScheduledReportPage = page(ScheduledReport, "ScheduledReportPage");

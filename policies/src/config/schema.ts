@@ -13,7 +13,10 @@ export interface ConfigSource {
  */
 export function toConfigSchema(schema: z.ZodObject): PolicyConfigSchema {
   // "input" view: a field with a default is optional for the user; draft-07 is what the CLI's validator knows.
-  const json = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as { properties?: PolicyConfigSchema["properties"]; required?: string[] };
+  const json = z.toJSONSchema(schema, { io: "input", target: "draft-7" }) as {
+    properties?: PolicyConfigSchema["properties"];
+    required?: string[];
+  };
   return { properties: json.properties ?? {}, ...(json.required?.length ? { required: json.required } : {}) };
 }
 

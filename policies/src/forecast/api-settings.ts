@@ -26,6 +26,10 @@ export function resolveApiSettings(config: ApiSettingsInput, env: NodeJS.Process
   const authUrl = pick("authUrl");
   const retry = { maxAttempts: 2 };
   if (apiToken) return { options: { baseUrl, auth: { apiToken }, timeoutMs: config.timeoutMs, retry } };
-  if (clientId && clientSecret) return { options: { baseUrl, auth: { clientId, clientSecret, authUrl }, timeoutMs: config.timeoutMs, retry } };
-  return { reason: "no credentials: set CLOUDCOST_API_TOKEN, or CLOUDCOST_CLIENT_ID and CLOUDCOST_CLIENT_SECRET (or apiToken / clientId and clientSecret in this policy's configuration)" };
+  if (clientId && clientSecret)
+    return { options: { baseUrl, auth: { clientId, clientSecret, authUrl }, timeoutMs: config.timeoutMs, retry } };
+  return {
+    reason:
+      "no credentials: set CLOUDCOST_API_TOKEN, or CLOUDCOST_CLIENT_ID and CLOUDCOST_CLIENT_SECRET (or apiToken / clientId and clientSecret in this policy's configuration)",
+  };
 }

@@ -32,7 +32,8 @@ export function readAlert(props: object): AlertView {
     currency: optional(field(props, "currency"), BUDGET_ALERT_DEFAULTS.currency, isString),
     period: optional(field(props, "period"), BUDGET_ALERT_DEFAULTS.period, isOneOf(BudgetPeriod.options)),
     groupId: optional<string | null>(field(props, "groupId"), DEFAULT_GROUP_ID, isString),
-    thresholds: thresholds === undefined || thresholds === null ? [...BUDGET_ALERT_DEFAULTS.thresholds] : readList(thresholds, readThreshold),
+    thresholds:
+      thresholds === undefined || thresholds === null ? [...BUDGET_ALERT_DEFAULTS.thresholds] : readList(thresholds, readThreshold),
     recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
     enabled: optional(field(props, "enabled"), DEFAULT_ENABLED, isBoolean),
   };

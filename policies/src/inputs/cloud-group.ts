@@ -36,4 +36,3 @@ function readAws(value: unknown): Maybe<Member> {
   const parsed = AwsAccountId.safeParse(value);
   return parsed.success ? { provider: "aws", accountId: parsed.data } : UNKNOWN;
 }
-

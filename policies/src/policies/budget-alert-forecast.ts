@@ -13,10 +13,19 @@ const NAME = "budget-alert-forecast";
 export const ForecastConfig = z.object({
   apiUrl: z.string().url().optional().describe("{base_url} of the API, ending in /api/v1; default: CLOUDCOST_API_URL."),
   authUrl: z.string().url().optional().describe("Origin of the OAuth endpoints; default: CLOUDCOST_AUTH_URL, else the origin of apiUrl."),
-  apiToken: z.string().min(1).optional().describe("API token; prefer the CLOUDCOST_API_TOKEN environment variable (this file is not secret)."),
+  apiToken: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("API token; prefer the CLOUDCOST_API_TOKEN environment variable (this file is not secret)."),
   clientId: z.string().min(1).optional().describe("OAuth client ID; default: CLOUDCOST_CLIENT_ID."),
   clientSecret: z.string().min(1).optional().describe("OAuth client secret; prefer the CLOUDCOST_CLIENT_SECRET environment variable."),
-  farAboveFactor: z.number().gt(1).max(1000).default(3).describe("Warn when the budget is more than this many times the forecast: it would never fire."),
+  farAboveFactor: z
+    .number()
+    .gt(1)
+    .max(1000)
+    .default(3)
+    .describe("Warn when the budget is more than this many times the forecast: it would never fire."),
   timeoutMs: z.number().int().min(100).max(60_000).default(5_000).describe("Bound on each API request, in milliseconds."),
 });
 export type ForecastConfig = z.output<typeof ForecastConfig>;
@@ -25,7 +34,12 @@ export type ForecastConfig = z.output<typeof ForecastConfig>;
  * Compares a budget with the service's forecast for the same scope and period (pure: unit-tested).
  * Below the forecast: a forecast threshold at 100% fires at once. Far above: no threshold ever fires.
  */
-export function compareWithForecast(amount: number, currency: string, forecast: CostForecast, config: Pick<ForecastConfig, "farAboveFactor">): string[] {
+export function compareWithForecast(
+  amount: number,
+  currency: string,
+  forecast: CostForecast,
+  config: Pick<ForecastConfig, "farAboveFactor">,
+): string[] {
   const window = `${forecast.from}..${forecast.to}`;
   const fc = (n: number) => formatMoney(n, currency);
   if (amount < forecast.total) {
@@ -49,7 +63,8 @@ function reportAdvisory(reportViolation: ReportViolation, message: string): void
 }
 
 function unreachable(error: unknown, baseUrl: string): string {
-  const why = error instanceof ApiError ? (error.status === 0 ? `could not be reached (${error.message})` : `answered ${error.message}`) : "failed";
+  const why =
+    error instanceof ApiError ? (error.status === 0 ? `could not be reached (${error.message})` : `answered ${error.message}`) : "failed";
   return `the forecast check was skipped: the Cloud Cost API at ${baseUrl} ${why}`;
 }
 
@@ -69,14 +84,18 @@ async function validate(alert: AlertView, args: ResourceValidationArgs, reportVi
     reportAdvisory(reportViolation, unreachable(error, settings.options.baseUrl));
     return;
   }
-  if (forecast.currency !== currency) args.notApplicable(`the budget is in ${currency} but the service reports spend in ${forecast.currency}`);
+  if (forecast.currency !== currency)
+    args.notApplicable(`the budget is in ${currency} but the service reports spend in ${forecast.currency}`);
   for (const message of compareWithForecast(amount, currency, forecast, config)) reportViolation(message);
 }
 
 export const budgetAlertForecast: ResourceValidationPolicy = {
   name: NAME,
-  description: "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
+  description:
+    "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
   enforcementLevel: "advisory",
   configSchema: toConfigSchema(ForecastConfig),
-  validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) => validate(readAlert(props), args, reportViolation)),
+  validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) =>
+    validate(readAlert(props), args, reportViolation),
+  ),
 };

@@ -11,7 +11,9 @@ export type GroupScopeConfig = z.output<typeof GroupScopeConfig>;
 /** An unknown groupId (e.g. a group created in the same deployment) is scoped: only an absent one is not. */
 export function checkGroupScope(alert: AlertView, config: GroupScopeConfig): string[] {
   if (alert.groupId !== null || config.allowOrganizationWide) return [];
-  return ["the alert has no groupId, so it budgets the whole organization: set groupId to a Cloud Group's id (e.g. groupId: group.id) or allow organization-wide alerts with allowOrganizationWide: true"];
+  return [
+    "the alert has no groupId, so it budgets the whole organization: set groupId to a Cloud Group's id (e.g. groupId: group.id) or allow organization-wide alerts with allowOrganizationWide: true",
+  ];
 }
 
 export const budgetAlertGroupScope = resourcePolicy(BudgetAlert, {

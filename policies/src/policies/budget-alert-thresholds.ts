@@ -15,7 +15,13 @@ export const ThresholdsConfig = z.object({
     .max(MAX_THRESHOLDS)
     .default([{ percent: 100, basis: "actual" }])
     .describe("Thresholds every alert must have (same percent and basis)."),
-  minForecastThresholds: z.number().int().min(0).max(MAX_THRESHOLDS).default(1).describe("Fewest thresholds with basis \"forecast\" an alert must have."),
+  minForecastThresholds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_THRESHOLDS)
+    .default(1)
+    .describe('Fewest thresholds with basis "forecast" an alert must have.'),
   remediationForecastPercents: z
     .array(z.number().gt(0).max(1000))
     .min(1)
@@ -38,7 +44,9 @@ function knownList(alert: AlertView): AlertThreshold[] | undefined {
 export function checkThresholds(alert: AlertView, config: ThresholdsConfig): string[] {
   const list = knownList(alert);
   if (!list) return [];
-  const messages = config.requiredThresholds.filter((r) => !list.some((t) => same(t, r))).map((r) => `the required threshold ${show(r)} is missing: add it to thresholds`);
+  const messages = config.requiredThresholds
+    .filter((r) => !list.some((t) => same(t, r)))
+    .map((r) => `the required threshold ${show(r)} is missing: add it to thresholds`);
   const forecasts = list.filter((t) => t.basis === "forecast").length;
   if (forecasts < config.minForecastThresholds) {
     messages.push(

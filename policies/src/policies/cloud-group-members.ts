@@ -5,7 +5,13 @@ import { UNKNOWN, knownElements } from "../inputs/raw";
 import { resourcePolicy } from "./define";
 
 export const MembersConfig = z.object({
-  minMembers: z.number().int().min(0).max(1000).default(1).describe("Fewest distinct accounts (Azure subscriptions plus AWS accounts) a group must have."),
+  minMembers: z
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(1)
+    .describe("Fewest distinct accounts (Azure subscriptions plus AWS accounts) a group must have."),
 });
 export type MembersConfig = z.output<typeof MembersConfig>;
 
@@ -18,7 +24,9 @@ export function checkMembers(group: GroupView, config: MembersConfig): string[] 
   for (const m of known) counts.set(memberKey(m), (counts.get(memberKey(m)) ?? 0) + 1);
   const messages: string[] = [];
   if (known.length === group.members.length && counts.size < config.minMembers) {
-    messages.push(`the group has ${counts.size} member(s) but needs at least ${config.minMembers}: add accounts to azureSubscriptionIds or awsAccountIds`);
+    messages.push(
+      `the group has ${counts.size} member(s) but needs at least ${config.minMembers}: add accounts to azureSubscriptionIds or awsAccountIds`,
+    );
   }
   for (const m of known) {
     const n = counts.get(memberKey(m)) ?? 0;

@@ -19,7 +19,10 @@ export interface ResourceCheck<V, S extends z.ZodObject> {
 }
 
 /** A resource policy matched on the provider's type token, with its configuration schema generated from zod. */
-export function resourcePolicy<A, V, S extends z.ZodObject>(resourceClass: ResourceClass<A>, spec: ResourceCheck<V, S>): ResourceValidationPolicy {
+export function resourcePolicy<A, V, S extends z.ZodObject>(
+  resourceClass: ResourceClass<A>,
+  spec: ResourceCheck<V, S>,
+): ResourceValidationPolicy {
   return {
     name: spec.name,
     description: spec.description,

@@ -5,8 +5,16 @@ import { ReportView, readReport } from "../inputs/scheduled-report";
 import { resourcePolicy } from "./define";
 
 export const DeliveryConfig = z.object({
-  allowedFrequencies: z.array(Frequency).min(1).default([...Frequency.options]).describe("Schedule frequencies reports may use."),
-  allowedFormats: z.array(ReportFormat).min(1).default([...ReportFormat.options]).describe("File formats reports may use (default format: csv)."),
+  allowedFrequencies: z
+    .array(Frequency)
+    .min(1)
+    .default([...Frequency.options])
+    .describe("Schedule frequencies reports may use."),
+  allowedFormats: z
+    .array(ReportFormat)
+    .min(1)
+    .default([...ReportFormat.options])
+    .describe("File formats reports may use (default format: csv)."),
 });
 export type DeliveryConfig = z.output<typeof DeliveryConfig>;
 

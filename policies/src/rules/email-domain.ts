@@ -23,7 +23,9 @@ export function disallowedRecipientMessages(recipients: readonly Maybe<string>[]
   const messages: string[] = [];
   recipients.forEach((r, i) => {
     if (typeof r === "string" && !isAllowedAddress(r, allowedDomains)) {
-      messages.push(`recipients[${i}] uses the domain "${domainOf(r)}", which is not allowed: use an address in ${allowedDomains.join(", ")}`);
+      messages.push(
+        `recipients[${i}] uses the domain "${domainOf(r)}", which is not allowed: use an address in ${allowedDomains.join(", ")}`,
+      );
     }
   });
   return messages;

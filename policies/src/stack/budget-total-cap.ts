@@ -41,7 +41,10 @@ export function checkTotalCap(stack: StackView, config: TotalCapConfig): StackVi
     const total = list.reduce((sum, c) => sum + c.perMonth, 0);
     if (cap === undefined || total <= cap) continue;
     const largest = [...list].sort((a, b) => b.perMonth - a.perMonth);
-    const names = largest.slice(0, 5).map((c) => `${c.name} ${formatMoney(c.perMonth, currency)}`).join(", ");
+    const names = largest
+      .slice(0, 5)
+      .map((c) => `${c.name} ${formatMoney(c.perMonth, currency)}`)
+      .join(", ");
     violations.push({
       urn: largest[0]!.urn,
       message:

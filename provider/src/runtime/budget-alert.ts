@@ -23,7 +23,12 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   writeOnly: ["webhookUrl"],
   normalise(props) {
     const p: Props = { ...BUDGET_ALERT_DEFAULTS, ...nullsDropped(props) };
-    return { ...p, amount: inCents(p.amount), thresholds: objectSet(p.thresholds, ["basis", "percent"]), recipients: emailSet(p.recipients ?? []) };
+    return {
+      ...p,
+      amount: inCents(p.amount),
+      thresholds: objectSet(p.thresholds, ["basis", "percent"]),
+      recipients: emailSet(p.recipients ?? []),
+    };
   },
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (a) => pick(a, diffKeys),

@@ -15,7 +15,11 @@ const members = (c: Checked): Member[] => [
   ...c.awsAccountIds.map((accountId) => ({ provider: "aws" as const, accountId })),
   ...c.azureSubscriptionIds.map((accountId) => ({ provider: "azure" as const, accountId })),
 ];
-const idsOf = (g: CloudGroup, provider: Member["provider"]) => g.members.filter((m) => m.provider === provider).map((m) => m.accountId).sort();
+const idsOf = (g: CloudGroup, provider: Member["provider"]) =>
+  g.members
+    .filter((m) => m.provider === provider)
+    .map((m) => m.accountId)
+    .sort();
 
 function inputsOf(g: CloudGroup): Props {
   return { name: g.name, description: g.description, azureSubscriptionIds: idsOf(g, "azure"), awsAccountIds: idsOf(g, "aws") };
@@ -34,11 +38,17 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
   normalise(props) {
     const p = nullsDropped(props);
     // Azure subscription IDs are GUIDs and compare case-insensitively; both lists are sets.
-    return { ...p, azureSubscriptionIds: stringSet(p.azureSubscriptionIds ?? [], (s) => s.toLowerCase()), awsAccountIds: stringSet(p.awsAccountIds ?? []) };
+    return {
+      ...p,
+      azureSubscriptionIds: stringSet(p.azureSubscriptionIds ?? [], (s) => s.toLowerCase()),
+      awsAccountIds: stringSet(p.awsAccountIds ?? []),
+    };
   },
   crossFieldFailures(c) {
     const n = c.azureSubscriptionIds.length + c.awsAccountIds.length;
-    return n > MAX_GROUP_MEMBERS ? [{ property: "azureSubscriptionIds", reason: `together with awsAccountIds, at most ${MAX_GROUP_MEMBERS} members (got ${n})` }] : [];
+    return n > MAX_GROUP_MEMBERS
+      ? [{ property: "azureSubscriptionIds", reason: `together with awsAccountIds, at most ${MAX_GROUP_MEMBERS} members (got ${n})` }]
+      : [];
   },
   outputs: (g) => ({ ...inputsOf(g), source: g.source, createdAt: g.createdAt, updatedAt: g.updatedAt }),
   inputs: inputsOf,
@@ -58,7 +68,10 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
     let live: CloudGroup | undefined;
     const renamed = changed.includes("name");
     if (renamed || changed.includes("description")) {
-      live = await client.updateGroup(id, { ...(renamed ? { name: c.name } : {}), ...(changed.includes("description") ? { description: c.description } : {}) });
+      live = await client.updateGroup(id, {
+        ...(renamed ? { name: c.name } : {}),
+        ...(changed.includes("description") ? { description: c.description } : {}),
+      });
     }
     if (changed.includes("azureSubscriptionIds") || changed.includes("awsAccountIds")) live = await client.replaceMembers(id, members(c));
     return live;

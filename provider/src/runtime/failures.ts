@@ -17,8 +17,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 /** Field-level failures from a contract schema's issues; a missing required value reads "is required". */
 export function failuresFrom(error: z.ZodError, input: unknown, typeName: string): Failure[] {
   return error.issues.flatMap((issue): Failure[] => {
-    if (issue.code === "unrecognized_keys") return issue.keys.map((k) => ({ property: propertyPath([...issue.path, k]), reason: `is not an input of ${typeName}` }));
-    const missing = (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") && valueAt(input, issue.path) === undefined;
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((k) => ({ property: propertyPath([...issue.path, k]), reason: `is not an input of ${typeName}` }));
+    const missing =
+      (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") &&
+      valueAt(input, issue.path) === undefined;
     return [{ property: propertyPath(issue.path) || "(inputs)", reason: missing ? "is required" : issue.message }];
   });
 }

@@ -37,7 +37,10 @@ function schemaOfKnown(schema: z.ZodObject, unknownKeys: readonly string[]): z.Z
   const key = [...unknownKeys].sort().join(",");
   let picked = byKeys.get(key);
   if (!picked) {
-    picked = schema.omit(Object.fromEntries(unknownKeys.filter((k) => k in schema.shape).map((k) => [k, true])) as Record<string, true> & Record<number, never>);
+    picked = schema.omit(
+      Object.fromEntries(unknownKeys.filter((k) => k in schema.shape).map((k) => [k, true])) as Record<string, true> &
+        Record<number, never>,
+    );
     byKeys.set(key, picked);
   }
   return picked;
@@ -71,8 +74,13 @@ function isNotFound(e: unknown): boolean {
 /** Adds what a user can do about an authentication failure; the message never contains the credential. */
 function explained(e: unknown): unknown {
   if (!(e instanceof ApiError)) return e;
-  if (e.status === 401) return new Error(`${e.message}; the credentials were rejected (expired or revoked?): check cloudcost:apiToken or cloudcost:clientId/clientSecret`, { cause: e });
-  if (e.status === 403) return new Error(`${e.message}; the token lacks a scope this operation needs (read for reads, write for changes)`, { cause: e });
+  if (e.status === 401)
+    return new Error(
+      `${e.message}; the credentials were rejected (expired or revoked?): check cloudcost:apiToken or cloudcost:clientId/clientSecret`,
+      { cause: e },
+    );
+  if (e.status === 403)
+    return new Error(`${e.message}; the token lacks a scope this operation needs (read for reads, write for changes)`, { cause: e });
   return e;
 }
 
@@ -157,7 +165,10 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
           // outputs, and the host always adds `__provider`, so a missing object must fail here.
           if (Object.keys(stored).length === 0) {
             const org = await organizationOf(currentClient());
-            throw new Error(`${spec.typeName} ${id} does not exist in organization ${org.id} (${org.name}) that the configured credentials belong to`, { cause: e });
+            throw new Error(
+              `${spec.typeName} ${id} does not exist in organization ${org.id} (${org.name}) that the configured credentials belong to`,
+              { cause: e },
+            );
           }
           await confirmGone(spec.typeName, id, stored, "refresh");
           // Deleted outside Pulumi: an empty id tells the engine to drop it from state.

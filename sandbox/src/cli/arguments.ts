@@ -9,10 +9,17 @@ export type Values = Record<string, string | boolean | undefined>;
 const COMMON: Options = { data: { type: "string" } };
 
 /** `node:util` parseArgs in strict mode; its errors become usage errors (exit 2). */
-export function parse(args: readonly string[], options: Options, positionals: readonly string[]): { values: Values; positionals: string[] } {
+export function parse(
+  args: readonly string[],
+  options: Options,
+  positionals: readonly string[],
+): { values: Values; positionals: string[] } {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options: { ...COMMON, ...options }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+    parsed = parseArgs({ args: [...args], options: { ...COMMON, ...options }, allowPositionals: true, strict: true }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message.split("\n")[0]! : String(error));
   }
@@ -42,7 +49,8 @@ export function required(values: Values, name: string): string {
 export function integer(values: Values, name: string, fallback: number, min: number, max: number = Number.MAX_SAFE_INTEGER): number {
   const v = string(values, name);
   if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${v}"`);
   return Number(v);
 }
 
@@ -58,9 +66,13 @@ export function fraction(values: Values, name: string): number | undefined {
 export function list<T extends string>(values: Values, name: string, allowed: readonly T[]): T[] | undefined {
   const v = string(values, name);
   if (v === undefined) return undefined;
-  const items = v.split(",").map((s) => s.trim()).filter(Boolean);
+  const items = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = items.filter((s) => !allowed.includes(s as T));
-  if (unknown.length || items.length === 0) throw new UsageError(`--${name} takes a comma-separated list of ${allowed.join(", ")}; got "${v}"`);
+  if (unknown.length || items.length === 0)
+    throw new UsageError(`--${name} takes a comma-separated list of ${allowed.join(", ")}; got "${v}"`);
   return [...new Set(items)] as T[];
 }
 

@@ -1,4 +1,16 @@
-import { periodContaining, type BudgetPeriod, type CostByDay, type CostByService, type CostComparison, type CostForecast, type CostQuery, type CostSummary, type ForecastTotals, type Member, type Provider } from "@cloudcost/api";
+import {
+  periodContaining,
+  type BudgetPeriod,
+  type CostByDay,
+  type CostByService,
+  type CostComparison,
+  type CostForecast,
+  type CostQuery,
+  type CostSummary,
+  type ForecastTotals,
+  type Member,
+  type Provider,
+} from "@cloudcost/api";
 import type { Organizations } from "../organizations";
 import type { Accounts } from "../store/accounts";
 import { invalidRequest } from "../service-error";
@@ -74,7 +86,11 @@ export class Costs {
       totals.set(key, entry);
     }
     const items = [...totals.values()].sort((a, b) => b.cents - a.cents || a.service.localeCompare(b.service));
-    return { ...this.window(scope, q), total: money(sum(items.map((i) => i.cents))), items: items.map((i) => ({ service: i.service, provider: i.provider, amount: money(i.cents) })) };
+    return {
+      ...this.window(scope, q),
+      total: money(sum(items.map((i) => i.cents))),
+      items: items.map((i) => ({ service: i.service, provider: i.provider, amount: money(i.cents) })),
+    };
   }
 
   /** Billed days only: the window's days up to yesterday. */
@@ -84,7 +100,11 @@ export class Costs {
     return {
       ...this.window(scope, q),
       total: money(sum(days.map(dayTotal))),
-      days: days.map((d) => ({ date: d.date, amount: money(dayTotal(d)), byProvider: PROVIDERS.map((provider) => ({ provider, amount: money(d.byProvider[provider]) })) })),
+      days: days.map((d) => ({
+        date: d.date,
+        amount: money(dayTotal(d)),
+        byProvider: PROVIDERS.map((provider) => ({ provider, amount: money(d.byProvider[provider]) })),
+      })),
     };
   }
 
@@ -96,7 +116,13 @@ export class Costs {
       ...forecastTotals(days),
       days: days.map((d) => {
         const spread = Z80 * Math.sqrt(d.variance);
-        return { date: d.date, amount: money(dayTotal(d)), kind: d.kind, lower: money(Math.max(0, dayTotal(d) - spread)), upper: money(dayTotal(d) + spread) };
+        return {
+          date: d.date,
+          amount: money(dayTotal(d)),
+          kind: d.kind,
+          lower: money(Math.max(0, dayTotal(d) - spread)),
+          upper: money(dayTotal(d) + spread),
+        };
       }),
     };
   }
@@ -167,7 +193,9 @@ const FIRST_DAY = dayNumber("0000-01-01");
 function previousWindow(q: CostQuery): { from: string; to: string } {
   const length = dayNumber(q.to) - dayNumber(q.from) + 1;
   if (dayNumber(q.from) - length < FIRST_DAY) {
-    throw invalidRequest("The comparison window before `from` would start before 0000-01-01.", [{ path: "query.from", code: "too_small", message: `must be at least ${length} days after 0000-01-01` }]);
+    throw invalidRequest("The comparison window before `from` would start before 0000-01-01.", [
+      { path: "query.from", code: "too_small", message: `must be at least ${length} days after 0000-01-01` },
+    ]);
   }
   return { from: addDays(q.from, -length), to: addDays(q.from, -1) };
 }
@@ -177,5 +205,11 @@ function forecastTotals(days: readonly DayTally[]): ForecastTotals {
   const projected = sum(days.filter((d) => d.kind === "forecast").map(dayTotal));
   const spread = Z80 * Math.sqrt(sum(days.map((d) => d.variance)));
   const total = actual + projected;
-  return { actual: money(actual), projected: money(projected), total: money(total), lower: money(Math.max(actual, total - spread)), upper: money(total + spread) };
+  return {
+    actual: money(actual),
+    projected: money(projected),
+    total: money(total),
+    lower: money(Math.max(actual, total - spread)),
+    upper: money(total + spread),
+  };
 }

@@ -5,7 +5,12 @@ import type { GroupScopedTable } from "../store/group-scoped-table";
 import { param, type HandlerMap } from "./handler";
 
 /** list/create/get/replace/delete handlers named like the contract's `crud()` routes. */
-function crudHandlers<F extends { groupId: string | null }, V extends { id: string }>(noun: string, plural: string, idParam: string, store: (ctx: SandboxContext) => GroupScopedTable<F, V>): HandlerMap {
+function crudHandlers<F extends { groupId: string | null }, V extends { id: string }>(
+  noun: string,
+  plural: string,
+  idParam: string,
+  store: (ctx: SandboxContext) => GroupScopedTable<F, V>,
+): HandlerMap {
   return {
     [`list${noun}s`]: (c) => ({ body: store(c.ctx).page(c.orgId, c.query as PageQuery) }),
     [`create${noun}`]: (c) => {

@@ -40,7 +40,13 @@ function execute(ctx: SandboxContext, route: Route, handler: Handler, call: Call
 }
 
 /** The pipeline of every API route: authenticate (401), scope (403), params (404), query and body (400), then the handler. */
-async function respond(ctx: SandboxContext, route: Route, handler: Handler, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function respond(
+  ctx: SandboxContext,
+  route: Route,
+  handler: Handler,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const principal = authenticate(ctx, request);
   requireScope(principal, route.scope);
   const call: Call = {
@@ -52,7 +58,10 @@ async function respond(ctx: SandboxContext, route: Route, handler: Handler, requ
     ifMatch: header(request, "if-match"),
   };
   const key = route.idempotent ? idempotencyKey(request) : undefined;
-  const response = key === undefined ? execute(ctx, route, handler, call) : runIdempotently(ctx, principal.orgId, key, requestFingerprint(request), () => execute(ctx, route, handler, call));
+  const response =
+    key === undefined
+      ? execute(ctx, route, handler, call)
+      : runIdempotently(ctx, principal.orgId, key, requestFingerprint(request), () => execute(ctx, route, handler, call));
   reply.code(response.status).headers(response.headers);
   return response.body === undefined ? reply.send() : reply.type("application/json").send(response.body);
 }
@@ -68,6 +77,10 @@ export function registerApiRoutes(api: FastifyInstance, ctx: SandboxContext, han
   for (const route of routes) {
     const handler = handlers[route.operationId];
     if (!handler) throw new Error(`no handler for ${route.operationId}`);
-    api.route({ method: route.method, url: fastifyPath(route.path), handler: (request, reply) => respond(ctx, route, handler, request, reply) });
+    api.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      handler: (request, reply) => respond(ctx, route, handler, request, reply),
+    });
   }
 }

@@ -28,7 +28,10 @@ export function resolveBearer(ctx: SandboxContext, request: FastifyRequest): Aut
   let result: Authentication | undefined;
   if (header !== undefined && /^bearer(\s|$)/i.test(header)) {
     const token = BEARER.exec(header)?.[1];
-    result = token === undefined ? { ok: false, reason: "invalid" } : ctx.credentials.authenticateBearer(token, (orgId) => ctx.orgs.byId(orgId)?.permissions);
+    result =
+      token === undefined
+        ? { ok: false, reason: "invalid" }
+        : ctx.credentials.authenticateBearer(token, (orgId) => ctx.orgs.byId(orgId)?.permissions);
   }
   resolved.set(request, result);
   return result;
@@ -42,7 +45,14 @@ export function resolveBearer(ctx: SandboxContext, request: FastifyRequest): Aut
 export function authenticate(ctx: SandboxContext, request: FastifyRequest): Principal {
   const result = resolveBearer(ctx, request);
   if (result === undefined) {
-    throw new ServiceError(401, "unauthorized", "Unauthorized", "Send `Authorization: Bearer <token>` with an API token or an OAuth access token.", undefined, { "www-authenticate": REALM });
+    throw new ServiceError(
+      401,
+      "unauthorized",
+      "Unauthorized",
+      "Send `Authorization: Bearer <token>` with an API token or an OAuth access token.",
+      undefined,
+      { "www-authenticate": REALM },
+    );
   }
   if (result.ok) return result.principal;
   const description = REASONS[result.reason];

@@ -5,9 +5,21 @@ import { newId } from "../ids";
 
 /** What Node's HTTP parser raised, as a problem: the status a client caused and why. */
 function describe(code: string | undefined): { status: number; slug: string; title: string; detail: string } {
-  if (code === "HPE_HEADER_OVERFLOW") return { status: 431, slug: "headers-too-large", title: "Request header fields too large", detail: "The request line and headers exceed the server's limit (16 KiB)." };
-  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, slug: "request-timeout", title: "Request timeout", detail: "The request was not received completely in time." };
-  return { status: 400, slug: "malformed-request", title: "Malformed request", detail: "The request is not valid HTTP/1.1 (request line, header syntax or message framing)." };
+  if (code === "HPE_HEADER_OVERFLOW")
+    return {
+      status: 431,
+      slug: "headers-too-large",
+      title: "Request header fields too large",
+      detail: "The request line and headers exceed the server's limit (16 KiB).",
+    };
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return { status: 408, slug: "request-timeout", title: "Request timeout", detail: "The request was not received completely in time." };
+  return {
+    status: 400,
+    slug: "malformed-request",
+    title: "Malformed request",
+    detail: "The request is not valid HTTP/1.1 (request line, header syntax or message framing).",
+  };
 }
 
 /**

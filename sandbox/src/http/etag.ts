@@ -22,5 +22,12 @@ export function assertIfMatch(ifMatch: string | undefined, current: () => unknow
   const tags = ifMatch.match(/(W\/)?"[^"]*"/g) ?? [];
   const currentTag = etagOf(current());
   if (tags.some((t) => t === currentTag)) return;
-  throw new ServiceError(412, "precondition-failed", "Precondition failed", `If-Match ${ifMatch} does not match the current ETag ${currentTag}; read the resource again and retry.`, undefined, { etag: currentTag });
+  throw new ServiceError(
+    412,
+    "precondition-failed",
+    "Precondition failed",
+    `If-Match ${ifMatch} does not match the current ETag ${currentTag}; read the resource again and retry.`,
+    undefined,
+    { etag: currentTag },
+  );
 }

@@ -39,8 +39,19 @@ export function registerFaultInjection(api: FastifyInstance, options: FaultOptio
   api.addHook("onRequest", async (request, reply) => {
     if (exempt(request) || random() >= options.rate) return;
     const kind = options.kinds[Math.floor(random() * options.kinds.length)] ?? options.kinds[0];
-    if (kind === "429") throw new ServiceError(429, "rate-limited", "Too many requests", "Injected fault: retry after one second.", undefined, { "retry-after": "1" });
-    if (kind === "503") throw new ServiceError(503, "unavailable", "Service unavailable", "Injected fault: the service is temporarily unavailable.", undefined, { "retry-after": "1" });
+    if (kind === "429")
+      throw new ServiceError(429, "rate-limited", "Too many requests", "Injected fault: retry after one second.", undefined, {
+        "retry-after": "1",
+      });
+    if (kind === "503")
+      throw new ServiceError(
+        503,
+        "unavailable",
+        "Service unavailable",
+        "Injected fault: the service is temporarily unavailable.",
+        undefined,
+        { "retry-after": "1" },
+      );
     if (kind === "latency") return delay(options.latencyMs);
     if (kind === "reset-after") {
       dropAfterCommit.add(request);

@@ -8,7 +8,8 @@ import { sendProblem } from "./problem";
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
 /** `::1` → `[::1]`: how a Host header (and WHATWG `URL.hostname`) spells an IPv6 address. */
-const asHostname = (address: string): string => (address.includes(":") && !address.startsWith("[") ? `[${address}]` : address).toLowerCase();
+const asHostname = (address: string): string =>
+  (address.includes(":") && !address.startsWith("[") ? `[${address}]` : address).toLowerCase();
 
 /**
  * The host names the sandbox is reachable as: the loopback names, the address it listens on (for a
@@ -41,7 +42,12 @@ export function registerHostCheck(app: FastifyInstance, allowed: () => ReadonlyS
     const name = HOST.exec(host)?.[1]?.toLowerCase();
     if (name !== undefined && allowed().has(name)) return;
     const shown = JSON.stringify(host.length > 100 ? `${host.slice(0, 100)}…` : host);
-    const error = new ServiceError(421, "misdirected-request", "Misdirected request", `This sandbox does not answer to the host ${shown}; use the address it prints at start-up (or its --public-url).`);
+    const error = new ServiceError(
+      421,
+      "misdirected-request",
+      "Misdirected request",
+      `This sandbox does not answer to the host ${shown}; use the address it prints at start-up (or its --public-url).`,
+    );
     return sendProblem(request, reply, error);
   });
 }

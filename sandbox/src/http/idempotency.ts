@@ -19,7 +19,9 @@ function canonicalJson(value: unknown): string {
 /** What a retry must repeat: method, path and body. */
 export function requestFingerprint(request: FastifyRequest): string {
   const path = request.url.split("?")[0];
-  return createHash("sha256").update(`${request.method} ${path}\n${canonicalJson(request.body)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${request.method} ${path}\n${canonicalJson(request.body)}`)
+    .digest("hex");
 }
 
 /** The `Idempotency-Key` header: 1–255 visible ASCII characters; undefined when absent. */
@@ -27,7 +29,9 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   const key = request.headers["idempotency-key"];
   if (key === undefined) return undefined;
   if (typeof key !== "string" || !IdempotencyKey.safeParse(key).success) {
-    throw invalidRequest("Idempotency-Key must be 1 to 255 visible ASCII characters.", [{ path: "header.Idempotency-Key", code: "invalid_format", message: "must be 1 to 255 visible ASCII characters" }]);
+    throw invalidRequest("Idempotency-Key must be 1 to 255 visible ASCII characters.", [
+      { path: "header.Idempotency-Key", code: "invalid_format", message: "must be 1 to 255 visible ASCII characters" },
+    ]);
   }
   return key;
 }
@@ -40,17 +44,17 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
  */
 export function runIdempotently(ctx: SandboxContext, orgId: string, key: string, fingerprint: string, run: () => ApiResponse): ApiResponse {
   return writeTransaction(ctx.db, (): ApiResponse => {
-      const saved = ctx.idempotencyKeys.find(orgId, key);
-      if (saved) {
-        if (saved.fingerprint !== fingerprint) {
-          throw unprocessable("This Idempotency-Key was already used with another request; use a new key for a new request.", [
-            { path: "header.Idempotency-Key", code: "idempotency_key_reused", message: "was used with a different method, path or body" },
-          ]);
-        }
-        return { status: saved.status, body: saved.body, headers: { ...saved.headers, "idempotent-replayed": "true" } };
+    const saved = ctx.idempotencyKeys.find(orgId, key);
+    if (saved) {
+      if (saved.fingerprint !== fingerprint) {
+        throw unprocessable("This Idempotency-Key was already used with another request; use a new key for a new request.", [
+          { path: "header.Idempotency-Key", code: "idempotency_key_reused", message: "was used with a different method, path or body" },
+        ]);
       }
-      const response = run();
-      ctx.idempotencyKeys.save(orgId, key, { fingerprint, ...response });
-      return response;
+      return { status: saved.status, body: saved.body, headers: { ...saved.headers, "idempotent-replayed": "true" } };
+    }
+    const response = run();
+    ctx.idempotencyKeys.save(orgId, key, { fingerprint, ...response });
+    return response;
   });
 }

@@ -22,7 +22,14 @@ export function registerNotFound(app: FastifyInstance): void {
     const path = request.url.split("?")[0] ?? "";
     const allowed = allowedMethods(path);
     const error = allowed.length
-      ? new ServiceError(405, "method-not-allowed", "Method not allowed", `${request.method} is not supported on ${path}; use ${allowed.join(", ")}.`, undefined, { allow: allowed.join(", ") })
+      ? new ServiceError(
+          405,
+          "method-not-allowed",
+          "Method not allowed",
+          `${request.method} is not supported on ${path}; use ${allowed.join(", ")}.`,
+          undefined,
+          { allow: allowed.join(", ") },
+        )
       : new ServiceError(404, "not-found", "Not found", `There is no endpoint ${request.method} ${path}.`);
     return sendProblem(request, reply, error);
   });

@@ -32,7 +32,12 @@ export function toServiceError(error: unknown): ServiceError {
   const known = FRAMEWORK_PROBLEMS[status];
   if (known) return new ServiceError(status, known.slug, known.title, frameworkDetail(status, error));
   if (status >= 400 && status < 500) return new ServiceError(status, "client-error", "Bad request", frameworkDetail(status, error));
-  return new ServiceError(500, "internal", "Internal error", "The sandbox failed to handle this request; the request ID identifies it in the sandbox log.");
+  return new ServiceError(
+    500,
+    "internal",
+    "Internal error",
+    "The sandbox failed to handle this request; the request ID identifies it in the sandbox log.",
+  );
 }
 
 function frameworkDetail(status: number, error: unknown): string {

@@ -33,6 +33,11 @@ export async function registerRateLimit(api: FastifyInstance, ctx: SandboxContex
     enableDraftSpec: true,
     keyGenerator: (request) => rateLimitKey(ctx, request),
     errorResponseBuilder: (_request, context) =>
-      new ServiceError(429, "rate-limited", "Too many requests", `More than ${context.max} requests per minute from this client; retry in ${context.after}.`),
+      new ServiceError(
+        429,
+        "rate-limited",
+        "Too many requests",
+        `More than ${context.max} requests per minute from this client; retry in ${context.after}.`,
+      ),
   });
 }

@@ -58,8 +58,20 @@ export class AuthorizationCodes {
 
   issue(grant: CodeGrant, ttlSeconds: number): string {
     const code = newSecret("ccac");
-    sql(this.db, "INSERT INTO authorization_codes (hash, client_id, user_id, org_id, redirect_uri, code_challenge, scopes, family, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(digest(code), grant.clientId, grant.userId, grant.orgId, grant.redirectUri, grant.codeChallenge, grant.scopes.join(" "), newId("grant"), Date.now() + ttlSeconds * 1000);
+    sql(
+      this.db,
+      "INSERT INTO authorization_codes (hash, client_id, user_id, org_id, redirect_uri, code_challenge, scopes, family, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      digest(code),
+      grant.clientId,
+      grant.userId,
+      grant.orgId,
+      grant.redirectUri,
+      grant.codeChallenge,
+      grant.scopes.join(" "),
+      newId("grant"),
+      Date.now() + ttlSeconds * 1000,
+    );
     return code;
   }
 
@@ -73,7 +85,16 @@ export class AuthorizationCodes {
       sql(this.db, "UPDATE authorization_codes SET used_at = ? WHERE hash = ?").run(Date.now(), hash);
       return {
         status: "ok",
-        code: { clientId: r.client_id, userId: r.user_id, orgId: r.org_id, redirectUri: r.redirect_uri, codeChallenge: r.code_challenge, scopes: splitScopes(r.scopes), family: r.family, expiresAt: r.expires_at },
+        code: {
+          clientId: r.client_id,
+          userId: r.user_id,
+          orgId: r.org_id,
+          redirectUri: r.redirect_uri,
+          codeChallenge: r.code_challenge,
+          scopes: splitScopes(r.scopes),
+          family: r.family,
+          expiresAt: r.expires_at,
+        },
       };
     });
   }

@@ -129,7 +129,15 @@ export function intersectScopes(wanted: readonly Scope[], allowed: readonly Scop
 }
 
 function clientFromRow(r: ClientRow): ClientRecord {
-  return { id: r.id, orgId: r.org_id, name: r.name, kind: r.kind, scopes: splitScopes(r.scopes), redirectUris: JSON.parse(r.redirect_uris) as string[], createdAt: r.created_at };
+  return {
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    kind: r.kind,
+    scopes: splitScopes(r.scopes),
+    redirectUris: JSON.parse(r.redirect_uris) as string[],
+    createdAt: r.created_at,
+  };
 }
 
 function tokenFromRow(r: TokenRow): TokenRecord {
@@ -159,8 +167,10 @@ export class Credentials {
       if (n >= MAX_CLIENTS_PER_ORG) throw conflict(`The organization already has ${MAX_CLIENTS_PER_ORG} OAuth clients; delete one first.`);
       const client_id = newId("ccc");
       const client_secret = newSecret("ccs");
-      sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)")
-        .run(client_id, orgId, name, digest(client_secret), scopes.join(" "), new Date().toISOString());
+      sql(
+        this.db,
+        "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, created_at) VALUES (?, ?, ?, 'confidential', ?, ?, ?)",
+      ).run(client_id, orgId, name, digest(client_secret), scopes.join(" "), new Date().toISOString());
       return { client_id, client_secret, scopes: [...scopes] };
     });
   }
@@ -172,9 +182,19 @@ export class Credentials {
       if (n >= max) return undefined;
       const id = newId("ccp");
       const createdAt = new Date().toISOString();
-      sql(this.db, "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)")
-        .run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
-      return { id, orgId: null, name: meta.name, kind: "public" as const, scopes: [...meta.scopes], redirectUris: [...meta.redirectUris], createdAt };
+      sql(
+        this.db,
+        "INSERT INTO oauth_clients (id, org_id, name, kind, secret_hash, scopes, redirect_uris, created_at) VALUES (?, NULL, ?, 'public', NULL, ?, ?, ?)",
+      ).run(id, meta.name, meta.scopes.join(" "), JSON.stringify(meta.redirectUris), createdAt);
+      return {
+        id,
+        orgId: null,
+        name: meta.name,
+        kind: "public" as const,
+        scopes: [...meta.scopes],
+        redirectUris: [...meta.redirectUris],
+        createdAt,
+      };
     });
   }
 
@@ -222,14 +242,30 @@ export class Credentials {
     const token = newSecret(prefix);
     const now = Date.now();
     const expiresAt = opts.ttlSeconds === null ? null : now + opts.ttlSeconds * 1000;
-    sql(this.db, "INSERT INTO tokens (hash, kind, org_id, client_id, user_id, family, scopes, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(digest(token), opts.kind, opts.orgId, opts.clientId ?? null, opts.userId ?? null, opts.family ?? null, opts.scopes.join(" "), opts.label ?? "", now, expiresAt);
+    sql(
+      this.db,
+      "INSERT INTO tokens (hash, kind, org_id, client_id, user_id, family, scopes, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      digest(token),
+      opts.kind,
+      opts.orgId,
+      opts.clientId ?? null,
+      opts.userId ?? null,
+      opts.family ?? null,
+      opts.scopes.join(" "),
+      opts.label ?? "",
+      now,
+      expiresAt,
+    );
     return { token, expiresAt };
   }
 
   /** Revokes a token of the organization (or of any organization when `orgId` is undefined). */
   revokeToken(token: string, orgId?: string): boolean {
-    const text = orgId === undefined ? "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL" : "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND org_id = ? AND revoked_at IS NULL";
+    const text =
+      orgId === undefined
+        ? "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL"
+        : "UPDATE tokens SET revoked_at = ? WHERE hash = ? AND org_id = ? AND revoked_at IS NULL";
     const args = orgId === undefined ? [Date.now(), digest(token)] : [Date.now(), digest(token), orgId];
     return sql(this.db, text).run(...args).changes > 0;
   }
@@ -247,14 +283,21 @@ export class Credentials {
 
   /** The organization's API tokens (portal: API Access), newest first. */
   listApiTokens(orgId: string): TokenRecord[] {
-    return (sql(this.db, "SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(tokenFromRow);
+    return (sql(this.db, "SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(
+      tokenFromRow,
+    );
   }
 
   /** Revokes one of the organization's API tokens by its reference (the portal never holds the token itself). */
   revokeApiToken(orgId: string, ref: string): boolean {
     if (ref.length !== REF_LENGTH || !/^[0-9a-f]+$/.test(ref)) return false;
     // Every digest starting with `ref` sorts between `ref` and `ref` + "g" (hex digits sort below "g"): uses the primary key.
-    return sql(this.db, "UPDATE tokens SET revoked_at = ? WHERE hash > ? AND hash < ? AND org_id = ? AND kind = 'api' AND revoked_at IS NULL").run(Date.now(), ref, `${ref}g`, orgId).changes > 0;
+    return (
+      sql(
+        this.db,
+        "UPDATE tokens SET revoked_at = ? WHERE hash > ? AND hash < ? AND org_id = ? AND kind = 'api' AND revoked_at IS NULL",
+      ).run(Date.now(), ref, `${ref}g`, orgId).changes > 0
+    );
   }
 
   /** Resolves `Authorization: Bearer` to a principal. Refresh tokens are never accepted as bearer tokens. */
@@ -267,7 +310,14 @@ export class Credentials {
     if (!permissions) return { ok: false, reason: "invalid" };
     return {
       ok: true,
-      principal: { orgId: r.orgId, scopes: intersectScopes(r.scopes, permissions), tokenKind: r.kind, clientId: r.clientId, userId: r.userId, tokenRef: r.ref },
+      principal: {
+        orgId: r.orgId,
+        scopes: intersectScopes(r.scopes, permissions),
+        tokenKind: r.kind,
+        clientId: r.clientId,
+        userId: r.userId,
+        tokenRef: r.ref,
+      },
     };
   }
 }

@@ -40,15 +40,24 @@ export class Sessions {
     const now = Date.now();
     writeTransaction(this.db, () => {
       sql(this.db, "DELETE FROM sessions WHERE expires_at <= ?").run(now);
-      sql(this.db, "INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(digest(id), user.id, now, now + SESSION_TTL_SECONDS * 1000);
-      sql(this.db, "DELETE FROM sessions WHERE user_id = ? AND hash NOT IN (SELECT hash FROM sessions WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)").run(user.id, user.id, MAX_SESSIONS_PER_USER);
+      sql(this.db, "INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
+        digest(id),
+        user.id,
+        now,
+        now + SESSION_TTL_SECONDS * 1000,
+      );
+      sql(
+        this.db,
+        "DELETE FROM sessions WHERE user_id = ? AND hash NOT IN (SELECT hash FROM sessions WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+      ).run(user.id, user.id, MAX_SESSIONS_PER_USER);
     });
     return id;
   }
 
   /** The signed-in user's ID for a live session. */
   userId(sessionId: string): string | undefined {
-    const r = sql(this.db, "SELECT user_id, expires_at FROM sessions WHERE hash = ?").get(digest(sessionId)) as { user_id: string; expires_at: number } | undefined;
+    const r = sql(this.db, "SELECT user_id, expires_at FROM sessions WHERE hash = ?").get(digest(sessionId)) as
+      { user_id: string; expires_at: number } | undefined;
     return r && r.expires_at > Date.now() ? r.user_id : undefined;
   }
 

@@ -38,7 +38,13 @@ export class Users {
   create(orgId: string, email: string, password: string): User {
     const user: User = { id: newId("usr"), orgId, email: email.trim().toLowerCase() };
     const hash = hashPassword(password);
-    sql(this.db, "INSERT INTO users (id, org_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").run(user.id, orgId, user.email, hash, new Date().toISOString());
+    sql(this.db, "INSERT INTO users (id, org_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").run(
+      user.id,
+      orgId,
+      user.email,
+      hash,
+      new Date().toISOString(),
+    );
     return user;
   }
 

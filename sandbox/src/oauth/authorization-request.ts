@@ -43,7 +43,8 @@ function verifiedClient(ctx: SandboxContext, params: Record<string, unknown>): {
   const client = clientId === undefined ? undefined : ctx.credentials.client(clientId);
   if (!client || client.kind !== "public") throw new UntrustedRedirect("client_id is missing or names no registered public client");
   const redirectUri = single(params, "redirect_uri");
-  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) throw new UntrustedRedirect("redirect_uri is missing or is not one of the client's registered redirect URIs (exact match)");
+  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri))
+    throw new UntrustedRedirect("redirect_uri is missing or is not one of the client's registered redirect URIs (exact match)");
   return { client, redirectUri };
 }
 
@@ -76,7 +77,12 @@ export function scopesForOrganization(auth: ValidAuthorization, permissions: rea
   const granted = intersectScopes(auth.scopes, permissions);
   const denied = auth.scopes.filter((s) => !permissions.includes(s));
   const refuse = auth.params.scope === undefined ? granted.length === 0 : denied.length > 0;
-  if (refuse) throw new AuthorizationFailure(new OAuthFailure("invalid_scope", `your organization does not permit: ${denied.join(" ")}`), auth.redirectUri, auth.state);
+  if (refuse)
+    throw new AuthorizationFailure(
+      new OAuthFailure("invalid_scope", `your organization does not permit: ${denied.join(" ")}`),
+      auth.redirectUri,
+      auth.state,
+    );
   return granted;
 }
 

@@ -5,7 +5,14 @@ import type { User } from "../identity/users";
 import { formFields } from "../portal/form-fields";
 import { signedInUser } from "../portal/session";
 import { signInUrl } from "../portal/sign-in";
-import { AuthorizationFailure, redirectWith, scopesForOrganization, UntrustedRedirect, validateAuthorization, type ValidAuthorization } from "./authorization-request";
+import {
+  AuthorizationFailure,
+  redirectWith,
+  scopesForOrganization,
+  UntrustedRedirect,
+  validateAuthorization,
+  type ValidAuthorization,
+} from "./authorization-request";
 import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";
 
 /** Authorization codes expire after five minutes unless configured otherwise (RFC 6749 §4.1.2: "10 minutes" at most). */
@@ -21,15 +28,29 @@ export const DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS = 300;
 function authorizeErrorHandler(ctx: SandboxContext, stores: IdentityStores) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (error instanceof AuthorizationFailure && !signedInUser(stores, request)) {
-      return sendAuthorizationErrorPage(reply, 400, `The authorization request is invalid (${error.failure.code}: ${error.failure.description}). You are not signed in, so you are not sent back to the application.`);
+      return sendAuthorizationErrorPage(
+        reply,
+        400,
+        `The authorization request is invalid (${error.failure.code}: ${error.failure.description}). You are not signed in, so you are not sent back to the application.`,
+      );
     }
     if (error instanceof AuthorizationFailure) {
-      const target = redirectWith(error.redirectUri, ctx.config.origin, { error: error.failure.code, error_description: error.failure.description, state: error.state });
+      const target = redirectWith(error.redirectUri, ctx.config.origin, {
+        error: error.failure.code,
+        error_description: error.failure.description,
+        state: error.state,
+      });
       return reply.header("cache-control", "no-store").redirect(target, request.method === "POST" ? 303 : 302);
     }
     if (error instanceof UntrustedRedirect) return sendAuthorizationErrorPage(reply, 400, error.message);
-    if (error.statusCode === 403) return sendAuthorizationErrorPage(reply, 403, "The form has expired or did not come from this site (CSRF check failed). Go back and try again.");
-    if (error.statusCode !== undefined && error.statusCode < 500) return sendAuthorizationErrorPage(reply, 400, "The request is malformed.");
+    if (error.statusCode === 403)
+      return sendAuthorizationErrorPage(
+        reply,
+        403,
+        "The form has expired or did not come from this site (CSRF check failed). Go back and try again.",
+      );
+    if (error.statusCode !== undefined && error.statusCode < 500)
+      return sendAuthorizationErrorPage(reply, 400, "The request is malformed.");
     request.log.error({ err: error }, "authorization endpoint failed");
     return sendAuthorizationErrorPage(reply, 500, "Internal error; see the sandbox log.");
   };
@@ -68,9 +89,23 @@ export function registerAuthorizeEndpoint(app: FastifyInstance, ctx: SandboxCont
     const ttl = ctx.config.authorizationCodeTtlSeconds ?? DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS;
     const result =
       decision === "allow"
-        ? { code: stores.codes.issue({ clientId: auth.client.id, userId: user.id, orgId: user.orgId, redirectUri: auth.redirectUri, codeChallenge: auth.codeChallenge, scopes }, ttl) }
+        ? {
+            code: stores.codes.issue(
+              {
+                clientId: auth.client.id,
+                userId: user.id,
+                orgId: user.orgId,
+                redirectUri: auth.redirectUri,
+                codeChallenge: auth.codeChallenge,
+                scopes,
+              },
+              ttl,
+            ),
+          }
         : { error: "access_denied", error_description: "the user denied the request" };
     // RFC 9700 §4.12: 303 so the browser does not re-post the form to the client.
-    return reply.header("cache-control", "no-store").redirect(redirectWith(auth.redirectUri, ctx.config.origin, { ...result, state: auth.state }), 303);
+    return reply
+      .header("cache-control", "no-store")
+      .redirect(redirectWith(auth.redirectUri, ctx.config.origin, { ...result, state: auth.state }), 303);
   });
 }

@@ -31,9 +31,11 @@ function fromBasic(header: string): Presented {
 function presentedClient(request: FastifyRequest, form: Form): Presented | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return form.client_id === undefined ? undefined : { clientId: form.client_id, secret: form.client_secret };
-  if (form.client_secret !== undefined) throw new OAuthFailure("invalid_request", "use either HTTP Basic or client_secret in the body, not both");
+  if (form.client_secret !== undefined)
+    throw new OAuthFailure("invalid_request", "use either HTTP Basic or client_secret in the body, not both");
   const basic = fromBasic(header);
-  if (form.client_id !== undefined && form.client_id !== basic.clientId) throw new OAuthFailure("invalid_request", "client_id in the body differs from the HTTP Basic client");
+  if (form.client_id !== undefined && form.client_id !== basic.clientId)
+    throw new OAuthFailure("invalid_request", "client_id in the body differs from the HTTP Basic client");
   return basic;
 }
 

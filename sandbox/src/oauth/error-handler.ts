@@ -11,7 +11,11 @@ function describe(error: FastifyError): string {
 /** Every error of the OAuth endpoints as RFC 6749 §5.2 JSON; unexpected ones are logged and never shown. */
 export function oauthErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof OAuthFailure) return sendOAuthError(reply, error);
-  if (error.statusCode !== undefined && error.statusCode < 500) return sendOAuthError(reply, new OAuthFailure("invalid_request", describe(error)));
+  if (error.statusCode !== undefined && error.statusCode < 500)
+    return sendOAuthError(reply, new OAuthFailure("invalid_request", describe(error)));
   request.log.error({ err: error }, "OAuth endpoint failed");
-  return reply.code(500).header("cache-control", "no-store").send({ error: "server_error", error_description: "internal error; see the sandbox log" });
+  return reply
+    .code(500)
+    .header("cache-control", "no-store")
+    .send({ error: "server_error", error_description: "internal error; see the sandbox log" });
 }

@@ -11,7 +11,12 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** RFC 7662 §2.2: only a live token of the caller's own organization is active; anything else says only `active: false`. */
 function isActive(record: TokenRecord | undefined, caller: ClientRecord): record is TokenRecord {
-  return record !== undefined && record.orgId === caller.orgId && record.revokedAt === null && (record.expiresAt === null || record.expiresAt > Date.now());
+  return (
+    record !== undefined &&
+    record.orgId === caller.orgId &&
+    record.revokedAt === null &&
+    (record.expiresAt === null || record.expiresAt > Date.now())
+  );
 }
 
 function describe(ctx: SandboxContext, stores: IdentityStores, record: TokenRecord): IntrospectionResponse {
@@ -35,7 +40,8 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, ctx: Sandbox
     const form = readForm(request);
     const { token } = parseParams(TokenHintRequest, form);
     const caller = authenticateClient(ctx, request, form);
-    if (caller.kind !== "confidential") throw new OAuthFailure("invalid_client", "only confidential clients may introspect tokens (RFC 7662 §2.1)");
+    if (caller.kind !== "confidential")
+      throw new OAuthFailure("invalid_client", "only confidential clients may introspect tokens (RFC 7662 §2.1)");
     const record = ctx.credentials.lookupToken(token);
     const body: IntrospectionResponse = isActive(record, caller) ? describe(ctx, stores, record) : { active: false };
     return noStore(reply).send(body);

@@ -29,5 +29,7 @@ export function serverMetadata(issuer: string): AuthorizationServerMetadata {
 }
 
 export function registerMetadataEndpoint(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get("/.well-known/oauth-authorization-server", async (_request, reply) => reply.header("cache-control", "max-age=60").send(serverMetadata(ctx.config.origin)));
+  app.get("/.well-known/oauth-authorization-server", async (_request, reply) =>
+    reply.header("cache-control", "max-age=60").send(serverMetadata(ctx.config.origin)),
+  );
 }

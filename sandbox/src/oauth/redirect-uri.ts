@@ -16,6 +16,9 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (url.username !== "" || url.password !== "") return `"${uri}" must not contain user information (user@host)`;
   if (url.protocol === "https:") return undefined;
   // Judged by the parsed host: `http://localhost:1@evil.example/` is not a loopback URI.
-  if (url.protocol === "http:") return isLoopbackHostname(url.hostname) ? undefined : `"${uri}": http is only allowed for loopback hosts (127.0.0.1, [::1], localhost)`;
-  return /^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/.test(url.protocol) ? undefined : `"${uri}": the scheme must be https, http on loopback, or a private-use scheme like com.example.app`;
+  if (url.protocol === "http:")
+    return isLoopbackHostname(url.hostname) ? undefined : `"${uri}": http is only allowed for loopback hosts (127.0.0.1, [::1], localhost)`;
+  return /^[a-z][a-z0-9+-]*\.[a-z0-9.+-]+:$/.test(url.protocol)
+    ? undefined
+    : `"${uri}": the scheme must be https, http on loopback, or a private-use scheme like com.example.app`;
 }

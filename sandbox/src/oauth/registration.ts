@@ -28,15 +28,20 @@ function registrationResponse(client: ClientRecord): ClientRegistrationResponse 
 
 /** Validates RFC 7591 §2 metadata; failures are `invalid_redirect_uri` or `invalid_client_metadata` (§3.2.2). */
 function validMetadata(body: unknown): { name: string; redirectUris: string[]; scopes: Scope[] } {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthFailure("invalid_client_metadata", "the request body must be a JSON object of client metadata");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new OAuthFailure("invalid_client_metadata", "the request body must be a JSON object of client metadata");
   const parsed = ClientRegistrationRequest.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".");
-    throw new OAuthFailure(issue.path[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata", `${field}: ${issue.message}`);
+    throw new OAuthFailure(
+      issue.path[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata",
+      `${field}: ${issue.message}`,
+    );
   }
   const meta = parsed.data;
-  if (meta.redirect_uris.length > MAX_REDIRECT_URIS) throw new OAuthFailure("invalid_redirect_uri", `at most ${MAX_REDIRECT_URIS} redirect URIs`);
+  if (meta.redirect_uris.length > MAX_REDIRECT_URIS)
+    throw new OAuthFailure("invalid_redirect_uri", `at most ${MAX_REDIRECT_URIS} redirect URIs`);
   const problem = meta.redirect_uris.map(redirectUriProblem).find((p) => p !== undefined);
   if (problem) throw new OAuthFailure("invalid_redirect_uri", problem);
   const scopes = meta.scope === undefined ? [...ALL_SCOPES] : knownScopes(meta.scope);
@@ -55,11 +60,20 @@ export function registerRegistrationEndpoint(app: FastifyInstance, ctx: SandboxC
     const wait = takeAttempt([[perAddress, request.ip]]);
     if (wait > 0) {
       reply.header("retry-after", String(wait));
-      return sendOAuthError(reply, new OAuthFailure("invalid_request", `too many registrations from this address; retry in ${wait} seconds`), 429);
+      return sendOAuthError(
+        reply,
+        new OAuthFailure("invalid_request", `too many registrations from this address; retry in ${wait} seconds`),
+        429,
+      );
     }
-    if (!/^application\/json\b/i.test(request.headers["content-type"] ?? "")) throw new OAuthFailure("invalid_client_metadata", "the request body must be application/json");
+    if (!/^application\/json\b/i.test(request.headers["content-type"] ?? ""))
+      throw new OAuthFailure("invalid_client_metadata", "the request body must be application/json");
     const client = ctx.credentials.registerPublicClient(validMetadata(request.body), MAX_PUBLIC_CLIENTS);
-    if (!client) throw new OAuthFailure("invalid_client_metadata", `the sandbox already holds ${MAX_PUBLIC_CLIENTS} registered clients; start from a fresh data folder`);
+    if (!client)
+      throw new OAuthFailure(
+        "invalid_client_metadata",
+        `the sandbox already holds ${MAX_PUBLIC_CLIENTS} registered clients; start from a fresh data folder`,
+      );
     return noStore(reply).code(201).send(registrationResponse(client));
   });
 }

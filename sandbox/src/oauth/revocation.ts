@@ -13,7 +13,8 @@ import { parseParams, readForm } from "./form";
  */
 function mayRevoke(client: ClientRecord | undefined, token: TokenRecord): boolean {
   if (token.clientId === null) return client === undefined;
-  if (client === undefined) throw new OAuthFailure("invalid_client", "this token was issued to a client: authenticate as that client to revoke it");
+  if (client === undefined)
+    throw new OAuthFailure("invalid_client", "this token was issued to a client: authenticate as that client to revoke it");
   return token.clientId === client.id;
 }
 

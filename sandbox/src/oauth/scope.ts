@@ -15,7 +15,8 @@ export function grantScopes(requested: string | undefined, allowed: readonly Sco
   const tokens = requested.split(" ");
   for (const token of tokens) {
     if (token === "") throw new OAuthFailure("invalid_scope", "scope must be scope names separated by single spaces");
-    if (!(ALL_SCOPES as readonly string[]).includes(token)) throw new OAuthFailure("invalid_scope", `unknown scope "${token}"; known scopes: ${ALL_SCOPES.join(" ")}`);
+    if (!(ALL_SCOPES as readonly string[]).includes(token))
+      throw new OAuthFailure("invalid_scope", `unknown scope "${token}"; known scopes: ${ALL_SCOPES.join(" ")}`);
     if (!allowed.includes(token as Scope)) throw new OAuthFailure("invalid_scope", `scope "${token}" is not allowed for this client`);
   }
   return intersectScopes(tokens as Scope[], allowed);

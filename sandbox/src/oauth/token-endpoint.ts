@@ -26,7 +26,11 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: SandboxContext,
     const client = authenticateClient(ctx, request, form);
     const grantType = form.grant_type;
     if (grantType === undefined) throw new OAuthFailure("invalid_request", `"grant_type" is missing`);
-    if (!Object.hasOwn(grants, grantType)) throw new OAuthFailure("unsupported_grant_type", `grant_type "${grantType}" is not supported; supported: ${SUPPORTED_GRANT_TYPES.join(", ")}`);
+    if (!Object.hasOwn(grants, grantType))
+      throw new OAuthFailure(
+        "unsupported_grant_type",
+        `grant_type "${grantType}" is not supported; supported: ${SUPPORTED_GRANT_TYPES.join(", ")}`,
+      );
     return noStore(reply).send(grants[grantType as keyof typeof grants](client, form));
   });
 }

@@ -22,7 +22,12 @@ export function issueTokens(ctx: SandboxContext, grant: Grant): TokenResponse {
   const access = ctx.credentials.issueToken({ kind: "access", ttlSeconds: ttl, ...common });
   const response: TokenResponse = { access_token: access.token, token_type: "Bearer", expires_in: ttl, scope: grant.scopes.join(" ") };
   if (grant.family !== null) {
-    const refresh = { kind: "refresh" as const, ttlSeconds: REFRESH_TOKEN_TTL_SECONDS, ...common, scopes: grant.refreshScopes ?? grant.scopes };
+    const refresh = {
+      kind: "refresh" as const,
+      ttlSeconds: REFRESH_TOKEN_TTL_SECONDS,
+      ...common,
+      scopes: grant.refreshScopes ?? grant.scopes,
+    };
     response.refresh_token = ctx.credentials.issueToken(refresh).token;
   }
   return response;

@@ -17,50 +17,136 @@ type Notice = { secret: SafeHtml } | { error: string };
 const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString());
 
 function scopeBoxes(permitted: readonly Scope[]): SafeHtml {
-  return html`<fieldset><legend>Scopes</legend>${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`)}</fieldset>`;
+  return html`<fieldset>
+    <legend>Scopes</legend>
+    ${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked /> ${s}</label>`)}
+  </fieldset>`;
 }
 
 function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
   const now = Date.now();
   const rows = ctx.credentials.listApiTokens(view.user.orgId).map((t) => {
     const state = t.revokedAt !== null ? "revoked" : t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
-    const revoke = state === "active" ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit">Revoke</button></form>` : "";
-    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${state}</td><td>${revoke}</td></tr>`;
+    const revoke =
+      state === "active"
+        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">
+            ${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}" /><button type="submit">Revoke</button>
+          </form>`
+        : "";
+    return html`<tr>
+      <td>${t.label}</td>
+      <td>${t.scopes.join(" ")}</td>
+      <td>${when(t.createdAt)}</td>
+      <td>${when(t.expiresAt)}</td>
+      <td>${state}</td>
+      <td>${revoke}</td>
+    </tr>`;
   });
-  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
-<form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
+  return html`<h2>API tokens</h2>
+    ${
+      rows.length
+        ? html`<table>
+            <thead>
+              <tr>
+                <th>Label</th>
+                <th>Scopes</th>
+                <th>Created</th>
+                <th>Expires</th>
+                <th>State</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+        : html`<p>No API tokens.</p>`
+    }
+    <form method="post" action="${PATH}/tokens">
+      ${csrfField(view)}<label>Label <input name="label" required maxlength="100" /></label>${scopeBoxes(permitted)}<button type="submit">
+        Create API token
+      </button>
+    </form>`;
 }
 
 function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
   const rows = ctx.credentials.listClients(view.user.orgId).map(
     (c) =>
-      html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${c.createdAt}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit">Delete</button></form></td></tr>`,
+      html`<tr>
+        <td>${c.name}</td>
+        <td><code>${c.id}</code></td>
+        <td>${c.scopes.join(" ")}</td>
+        <td>${c.createdAt}</td>
+        <td>
+          <form class="inline" method="post" action="${PATH}/clients/delete">
+            ${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}" /><button type="submit">Delete</button>
+          </form>
+        </td>
+      </tr>`,
   );
-  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
-<form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
-<p>Deleting a client invalidates every token it issued.</p>`;
+  return html`<h2>OAuth clients (client credentials)</h2>
+    ${
+      rows.length
+        ? html`<table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Client ID</th>
+                <th>Allowed scopes</th>
+                <th>Created</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+        : html`<p>No OAuth clients.</p>`
+    }
+    <form method="post" action="${PATH}/clients">
+      ${csrfField(view)}<label>Name <input name="name" required maxlength="100" /></label>${scopeBoxes(permitted)}<button type="submit">
+        Create OAuth client
+      </button>
+    </form>
+    <p>Deleting a client invalidates every token it issued.</p>`;
 }
 
 function send(ctx: SandboxContext, reply: FastifyReply, view: PortalView, notice?: Notice, status = 200): FastifyReply {
   const permitted = ctx.orgs.permissions(view.user.orgId);
   const top = notice === undefined ? "" : "error" in notice ? html`<p class="error" role="alert">${notice.error}</p>` : notice.secret;
-  return sendPortalPage(reply, view, PATH, TITLE, html`${top}${tokensSection(ctx, view, permitted)}${clientsSection(ctx, view, permitted)}`, status);
+  return sendPortalPage(
+    reply,
+    view,
+    PATH,
+    TITLE,
+    html`${top}${tokensSection(ctx, view, permitted)}${clientsSection(ctx, view, permitted)}`,
+    status,
+  );
 }
 
 /** The form's `label`/`name` (1–100 characters) and `scopes` (at least one, each permitted to the organization). */
-function readCreateForm(ctx: SandboxContext, view: PortalView, form: Readonly<Record<string, unknown>>, field: "label" | "name"): { name: string; scopes: Scope[] } | string {
+function readCreateForm(
+  ctx: SandboxContext,
+  view: PortalView,
+  form: Readonly<Record<string, unknown>>,
+  field: "label" | "name",
+): { name: string; scopes: Scope[] } | string {
   const name = typeof form[field] === "string" ? (form[field] as string).trim() : "";
   if (name.length < 1 || name.length > 100) return `${field === "label" ? "Label" : "Name"} must be 1 to 100 characters.`;
   const raw = form.scopes === undefined ? [] : ([] as unknown[]).concat(form.scopes);
   const permitted = ctx.orgs.permissions(view.user.orgId);
   const scopes = ALL_SCOPES.filter((s) => raw.includes(s));
-  if (scopes.length === 0 || scopes.length !== raw.length || scopes.some((s) => !permitted.includes(s))) return `Choose at least one scope; allowed: ${permitted.join(", ")}.`;
+  if (scopes.length === 0 || scopes.length !== raw.length || scopes.some((s) => !permitted.includes(s)))
+    return `Choose at least one scope; allowed: ${permitted.join(", ")}.`;
   return { name, scopes };
 }
 
 function secretNotice(what: string, rows: [string, string][]): Notice {
   return {
-    secret: html`<div class="secret" role="status"><p><strong>${what}</strong> Copy it now: it is shown only once and cannot be shown again.</p>${rows.map(([k, v]) => html`<p>${k}: <code data-secret="${k}">${v}</code></p>`)}</div>`,
+    secret: html`<div class="secret" role="status">
+      <p><strong>${what}</strong> Copy it now: it is shown only once and cannot be shown again.</p>
+      ${rows.map(([k, v]) => html`<p>${k}: <code data-secret="${k}">${v}</code></p>`)}
+    </div>`,
   };
 }
 
@@ -68,31 +154,66 @@ function secretNotice(what: string, rows: [string, string][]): Notice {
 export function registerApiAccessPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
   const page = (handler: Parameters<typeof signedInPage>[2]) => signedInPage(ctx, stores, handler);
   const guarded = { preHandler: app.csrfProtection };
-  app.get(PATH, page((view, _request, reply) => send(ctx, reply, view)));
-  app.post(`${PATH}/tokens`, guarded, page((view, request, reply) => {
-    const input = readCreateForm(ctx, view, formFields(request), "label");
-    if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
-    const { token } = ctx.credentials.issueToken({ kind: "api", orgId: view.user.orgId, scopes: input.scopes, ttlSeconds: null, userId: view.user.id, label: input.name });
-    return send(ctx, reply, view, secretNotice("New API token.", [["Token", token]]), 201);
-  }));
-  app.post(`${PATH}/tokens/revoke`, guarded, page((view, request, reply) => {
-    ctx.credentials.revokeApiToken(view.user.orgId, String(formFields(request).ref ?? ""));
-    return reply.redirect(PATH, 303);
-  }));
-  app.post(`${PATH}/clients`, guarded, page((view, request, reply) => {
-    const input = readCreateForm(ctx, view, formFields(request), "name");
-    if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
-    let client: NewClient;
-    try {
-      client = ctx.credentials.createConfidentialClient(view.user.orgId, input.name, input.scopes);
-    } catch (error) {
-      if (error instanceof ServiceError) return send(ctx, reply, view, { error: error.message }, error.status);
-      throw error;
-    }
-    return send(ctx, reply, view, secretNotice("New OAuth client.", [["Client ID", client.client_id], ["Client secret", client.client_secret]]), 201);
-  }));
-  app.post(`${PATH}/clients/delete`, guarded, page((view, request, reply) => {
-    ctx.credentials.deleteClient(view.user.orgId, String(formFields(request).client_id ?? ""));
-    return reply.redirect(PATH, 303);
-  }));
+  app.get(
+    PATH,
+    page((view, _request, reply) => send(ctx, reply, view)),
+  );
+  app.post(
+    `${PATH}/tokens`,
+    guarded,
+    page((view, request, reply) => {
+      const input = readCreateForm(ctx, view, formFields(request), "label");
+      if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
+      const { token } = ctx.credentials.issueToken({
+        kind: "api",
+        orgId: view.user.orgId,
+        scopes: input.scopes,
+        ttlSeconds: null,
+        userId: view.user.id,
+        label: input.name,
+      });
+      return send(ctx, reply, view, secretNotice("New API token.", [["Token", token]]), 201);
+    }),
+  );
+  app.post(
+    `${PATH}/tokens/revoke`,
+    guarded,
+    page((view, request, reply) => {
+      ctx.credentials.revokeApiToken(view.user.orgId, String(formFields(request).ref ?? ""));
+      return reply.redirect(PATH, 303);
+    }),
+  );
+  app.post(
+    `${PATH}/clients`,
+    guarded,
+    page((view, request, reply) => {
+      const input = readCreateForm(ctx, view, formFields(request), "name");
+      if (typeof input === "string") return send(ctx, reply, view, { error: input }, 400);
+      let client: NewClient;
+      try {
+        client = ctx.credentials.createConfidentialClient(view.user.orgId, input.name, input.scopes);
+      } catch (error) {
+        if (error instanceof ServiceError) return send(ctx, reply, view, { error: error.message }, error.status);
+        throw error;
+      }
+      return send(
+        ctx,
+        reply,
+        view,
+        secretNotice("New OAuth client.", [
+          ["Client ID", client.client_id],
+          ["Client secret", client.client_secret],
+        ]),
+        201,
+      );
+    }),
+  );
+  app.post(
+    `${PATH}/clients/delete`,
+    guarded,
+    page((view, request, reply) => {
+      ctx.credentials.deleteClient(view.user.orgId, String(formFields(request).client_id ?? ""));
+      return reply.redirect(PATH, 303);
+    }),
+  );
 }

@@ -21,7 +21,12 @@ export function scopeName(view: PortalView, groupId: string | null): string {
 }
 
 /** Registers the page; the global filter narrows the list to the selected group. */
-export function registerGroupScopedList<T extends { groupId: string | null }>(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores, page: GroupScopedList<T>): void {
+export function registerGroupScopedList<T extends { groupId: string | null }>(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  stores: IdentityStores,
+  page: GroupScopedList<T>,
+): void {
   app.get(
     page.path,
     signedInPage(ctx, stores, (view, _request, reply) => {
@@ -29,7 +34,16 @@ export function registerGroupScopedList<T extends { groupId: string | null }>(ap
       const body =
         items.length === 0
           ? html`<p>No ${page.noun}${view.selected ? " for this group" : ""}. Create them through the API or with Pulumi.</p>`
-          : html`<table><thead><tr>${page.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${items.map((item) => page.row(view, item))}</tbody></table>`;
+          : html`<table>
+              <thead>
+                <tr>
+                  ${page.headers.map((h) => html`<th>${h}</th>`)}
+                </tr>
+              </thead>
+              <tbody>
+                ${items.map((item) => page.row(view, item))}
+              </tbody>
+            </table>`;
       return sendPortalPage(reply, view, page.path, page.title, body);
     }),
   );

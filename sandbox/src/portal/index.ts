@@ -12,8 +12,18 @@ import { registerWebPlugins } from "./web-plugins";
 
 /** Portal errors are pages: a failed CSRF check explains itself, anything unexpected is logged and never shown. */
 function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error.statusCode === 403) return sendPage(reply, 403, "Form expired", html`<p class="error">The form has expired or did not come from this site (CSRF check failed). <a href="/portal/groups">Reload the portal</a> and try again.</p>`);
-  if (error.statusCode !== undefined && error.statusCode < 500) return sendPage(reply, error.statusCode, "Bad request", html`<p class="error">The request is malformed.</p>`);
+  if (error.statusCode === 403)
+    return sendPage(
+      reply,
+      403,
+      "Form expired",
+      html`<p class="error">
+        The form has expired or did not come from this site (CSRF check failed). <a href="/portal/groups">Reload the portal</a> and try
+        again.
+      </p>`,
+    );
+  if (error.statusCode !== undefined && error.statusCode < 500)
+    return sendPage(reply, error.statusCode, "Bad request", html`<p class="error">The request is malformed.</p>`);
   request.log.error({ err: error }, "portal page failed");
   return sendPage(reply, 500, "Something went wrong", html`<p class="error">Internal error; see the sandbox log.</p>`);
 }

@@ -31,7 +31,8 @@ export function safeNext(next: unknown): string {
   } catch {
     return HOME;
   }
-  const allowed = url.origin === BASE.origin && (url.pathname.startsWith("/portal/") || (url.pathname === "/oauth/authorize" && url.search !== ""));
+  const allowed =
+    url.origin === BASE.origin && (url.pathname.startsWith("/portal/") || (url.pathname === "/oauth/authorize" && url.search !== ""));
   return allowed ? `${url.pathname}${url.search}` : HOME;
 }
 
@@ -41,11 +42,13 @@ export function signInUrl(next: string): string {
 
 function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfToken: string, error?: string): FastifyReply {
   const body = html`${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-<form method="post" action="/portal/sign-in"><input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="next" value="${next}">
-<label>E-mail <input type="email" name="email" autocomplete="username" required></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button></form>
-<p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
+    <form method="post" action="/portal/sign-in">
+      <input type="hidden" name="_csrf" value="${csrfToken}" /><input type="hidden" name="next" value="${next}" />
+      <label>E-mail <input type="email" name="email" autocomplete="username" required /></label>
+      <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+      <button type="submit">Sign in</button>
+    </form>
+    <p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
   return sendPage(reply, status, "Sign in", body);
 }
 
@@ -65,13 +68,19 @@ export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores
     // check (parallel guesses cannot all slip through); a success gives its attempt back, so only
     // failures use up the allowance.
     const email = typeof form.email === "string" ? form.email.trim().toLowerCase() : "";
-    const attempt = [[perAccount, `${request.ip}|${email}`], [perAddress, request.ip]] as const;
+    const attempt = [
+      [perAccount, `${request.ip}|${email}`],
+      [perAddress, request.ip],
+    ] as const;
     const wait = takeAttempt(attempt);
     if (wait > 0) {
       reply.header("retry-after", String(wait));
       return sendSignInPage(reply, 429, next, reply.generateCsrf(), "Too many failed sign-in attempts. Wait a few minutes and try again.");
     }
-    const user = typeof form.email === "string" && typeof form.password === "string" ? await stores.users.verify(form.email, form.password) : undefined;
+    const user =
+      typeof form.email === "string" && typeof form.password === "string"
+        ? await stores.users.verify(form.email, form.password)
+        : undefined;
     if (!user) return sendSignInPage(reply, 401, next, reply.generateCsrf(), "E-mail address or password is wrong.");
     giveBackAttempt(attempt);
     startSession(ctx, stores, reply, user);

@@ -14,5 +14,8 @@ export async function registerWebPlugins(scope: FastifyInstance, ctx: SandboxCon
   await scope.register(formbody);
   await scope.register(cookie);
   // Named per instance like the session cookie; Secure when the sandbox is served over https.
-  await scope.register(csrf, { cookieKey: `cc_csrf_${instanceId(ctx.db)}`, cookieOpts: { path: "/", sameSite: "lax", httpOnly: true, secure: ctx.config.origin.startsWith("https:") } });
+  await scope.register(csrf, {
+    cookieKey: `cc_csrf_${instanceId(ctx.db)}`,
+    cookieOpts: { path: "/", sameSite: "lax", httpOnly: true, secure: ctx.config.origin.startsWith("https:") },
+  });
 }

@@ -32,11 +32,20 @@ export class Accounts {
   /** Connects an account; the ID is validated and normalised by the contract's `Member` schema. */
   add(orgId: string, provider: Provider, accountId: string, name?: string): ConnectedAccount {
     const parsed = Member.safeParse({ provider, accountId });
-    if (!parsed.success) throw invalidRequest(`"${accountId}" is not a valid ${provider} account ID.`, [{ path: "accountId", code: "invalid_format", message: parsed.error.issues[0]?.message ?? "invalid" }]);
+    if (!parsed.success)
+      throw invalidRequest(`"${accountId}" is not a valid ${provider} account ID.`, [
+        { path: "accountId", code: "invalid_format", message: parsed.error.issues[0]?.message ?? "invalid" },
+      ]);
     const id = parsed.data.accountId;
     if (this.isConnected(orgId, parsed.data)) throw conflict(`${provider} account ${id} is already connected.`);
     const label = name ?? `${provider === "aws" ? "AWS account" : "Azure subscription"} ${id}`;
-    sql(this.db, "INSERT INTO accounts (org_id, provider, account_id, name, created_at) VALUES (?, ?, ?, ?, ?)").run(orgId, provider, id, label, new Date().toISOString());
+    sql(this.db, "INSERT INTO accounts (org_id, provider, account_id, name, created_at) VALUES (?, ?, ?, ?, ?)").run(
+      orgId,
+      provider,
+      id,
+      label,
+      new Date().toISOString(),
+    );
     return { provider, accountId: id, name: label };
   }
 
@@ -46,11 +55,18 @@ export class Accounts {
 
   page(orgId: string, q: PageQuery): Page<ConnectedAccount> {
     const scope = { db: this.db, list: "accounts", orgId };
-    const rows = sql(this.db, "SELECT * FROM accounts WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, cursorPosition(scope, q), q.limit + 1) as AccountRow[];
+    const rows = sql(this.db, "SELECT * FROM accounts WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(
+      orgId,
+      cursorPosition(scope, q),
+      q.limit + 1,
+    ) as AccountRow[];
     return toPage(scope, rows, q.limit, view);
   }
 
   isConnected(orgId: string, m: Member): boolean {
-    return sql(this.db, "SELECT 1 FROM accounts WHERE org_id = ? AND provider = ? AND account_id = ?").get(orgId, m.provider, m.accountId) !== undefined;
+    return (
+      sql(this.db, "SELECT 1 FROM accounts WHERE org_id = ? AND provider = ? AND account_id = ?").get(orgId, m.provider, m.accountId) !==
+      undefined
+    );
   }
 }

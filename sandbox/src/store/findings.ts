@@ -50,18 +50,22 @@ export class Findings {
   ) {}
 
   add(orgId: string, drafts: readonly FindingDraft[]): void {
-    const insert = sql(this.db, 
+    const insert = sql(
+      this.db,
       "INSERT INTO findings (org_id, kind, title, description, severity, provider, account_id, service, savings_cents, detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const now = new Date().toISOString();
-    for (const d of drafts) insert.run(orgId, d.kind, d.title, d.description, d.severity, d.provider, d.accountId, d.service, d.savingsCents, now);
+    for (const d of drafts)
+      insert.run(orgId, d.kind, d.title, d.description, d.severity, d.provider, d.accountId, d.service, d.savingsCents, now);
   }
 
   /** Open findings of one kind, oldest first. */
   pageOpen(orgId: string, kind: FindingKind, q: PageQuery): Page<Finding> {
     const scope = { db: this.db, list: `findings-${kind}`, orgId };
-    const rows = sql(this.db, "SELECT * FROM findings WHERE org_id = ? AND kind = ? AND acknowledged_at IS NULL AND seq > ? ORDER BY seq LIMIT ?")
-      .all(orgId, kind, cursorPosition(scope, q), q.limit + 1) as FindingRow[];
+    const rows = sql(
+      this.db,
+      "SELECT * FROM findings WHERE org_id = ? AND kind = ? AND acknowledged_at IS NULL AND seq > ? ORDER BY seq LIMIT ?",
+    ).all(orgId, kind, cursorPosition(scope, q), q.limit + 1) as FindingRow[];
     const currency = this.currency(orgId);
     return toPage(scope, rows, q.limit, (r) => view(r, currency));
   }
@@ -73,7 +77,8 @@ export class Findings {
   /** Idempotent: acknowledging again returns the first acknowledgement unchanged (contract: `Acknowledgement`). */
   acknowledge(orgId: string, kind: FindingKind, id: string): Acknowledgement {
     const seq = Number(id) - ID_BASE;
-    const row = sql(this.db, "SELECT * FROM findings WHERE seq = ? AND org_id = ? AND kind = ?").get(seq, orgId, kind) as FindingRow | undefined;
+    const row = sql(this.db, "SELECT * FROM findings WHERE seq = ? AND org_id = ? AND kind = ?").get(seq, orgId, kind) as
+      FindingRow | undefined;
     if (!row) throw notFound(`No ${kind} ${id} in this organization.`);
     const acknowledgedAt = row.acknowledged_at ?? new Date().toISOString();
     if (row.acknowledged_at === null) sql(this.db, "UPDATE findings SET acknowledged_at = ? WHERE seq = ?").run(acknowledgedAt, seq);

@@ -58,12 +58,18 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   ) {}
 
   list(orgId: string): V[] {
-    return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) => this.view(orgId, stored(r)));
+    return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) =>
+      this.view(orgId, stored(r)),
+    );
   }
 
   page(orgId: string, q: PageQuery): Page<V> {
     const scope = { db: this.db, list: this.table, orgId };
-    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(orgId, cursorPosition(scope, q), q.limit + 1) as Row[];
+    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(
+      orgId,
+      cursorPosition(scope, q),
+      q.limit + 1,
+    ) as Row[];
     return toPage(scope, rows, q.limit, (r) => this.view(orgId, stored(r)));
   }
 
@@ -75,7 +81,14 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
     this.assertGroup(orgId, fields.groupId);
     const id = newId(this.idPrefix);
     const now = new Date().toISOString();
-    sql(this.db, `INSERT INTO ${this.table} (id, org_id, group_id, fields, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`).run(id, orgId, fields.groupId, JSON.stringify(fields), now, now);
+    sql(this.db, `INSERT INTO ${this.table} (id, org_id, group_id, fields, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`).run(
+      id,
+      orgId,
+      fields.groupId,
+      JSON.stringify(fields),
+      now,
+      now,
+    );
     return this.require(orgId, id);
   }
 
@@ -85,7 +98,12 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
     this.assertGroup(orgId, fields.groupId);
     const text = JSON.stringify(fields);
     if (JSON.stringify(current.fields) === text) return this.view(orgId, current);
-    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(fields.groupId, text, new Date().toISOString(), id);
+    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(
+      fields.groupId,
+      text,
+      new Date().toISOString(),
+      id,
+    );
     return this.require(orgId, id);
   }
 
@@ -96,7 +114,9 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
 
   private assertGroup(orgId: string, groupId: string | null): void {
     if (groupId !== null && !this.groups.get(orgId, groupId)) {
-      throw unprocessable(`No Cloud Group ${groupId} in this organization.`, [{ path: "body.groupId", code: "unknown_group", message: `Cloud Group ${groupId} does not exist in this organization` }]);
+      throw unprocessable(`No Cloud Group ${groupId} in this organization.`, [
+        { path: "body.groupId", code: "unknown_group", message: `Cloud Group ${groupId} does not exist in this organization` },
+      ]);
     }
   }
 

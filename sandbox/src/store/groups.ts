@@ -1,4 +1,15 @@
-import { CreateGroup, MAX_GROUP_MEMBERS, UpdateGroup, compareMembers, memberKey, type CloudGroup, type FieldError, type Member, type Page, type PageQuery } from "@cloudcost/api";
+import {
+  CreateGroup,
+  MAX_GROUP_MEMBERS,
+  UpdateGroup,
+  compareMembers,
+  memberKey,
+  type CloudGroup,
+  type FieldError,
+  type Member,
+  type Page,
+  type PageQuery,
+} from "@cloudcost/api";
 import type { Db } from "../database";
 import { newId } from "../ids";
 import { cursorPosition, toPage } from "../paging";
@@ -63,7 +74,11 @@ export class Groups {
 
   page(orgId: string, q: PageQuery): Page<CloudGroup> {
     const scope = { db: this.db, list: "groups", orgId };
-    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(orgId, cursorPosition(scope, q), q.limit + 1) as GroupRow[];
+    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(
+      orgId,
+      cursorPosition(scope, q),
+      q.limit + 1,
+    ) as GroupRow[];
     const page = toPage(scope, rows, q.limit, (r) => r);
     return { items: this.views(page.items), nextCursor: page.nextCursor };
   }
@@ -86,8 +101,10 @@ export class Groups {
     this.assertNameFree(orgId, fields.name);
     const id = newId("grp");
     const now = new Date().toISOString();
-    sql(this.db, "INSERT INTO cloud_groups (id, org_id, name, name_key, description, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(id, orgId, fields.name, nameKey(fields.name), fields.description, source, now, now);
+    sql(
+      this.db,
+      "INSERT INTO cloud_groups (id, org_id, name, name_key, description, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(id, orgId, fields.name, nameKey(fields.name), fields.description, source, now, now);
     return this.require(orgId, id);
   }
 
@@ -98,7 +115,13 @@ export class Groups {
     const name = fields.name ?? current.name;
     const description = fields.description ?? current.description;
     if (name !== current.name || description !== current.description) {
-      sql(this.db, "UPDATE cloud_groups SET name = ?, name_key = ?, description = ?, updated_at = ? WHERE id = ?").run(name, nameKey(name), description, new Date().toISOString(), id);
+      sql(this.db, "UPDATE cloud_groups SET name = ?, name_key = ?, description = ?, updated_at = ? WHERE id = ?").run(
+        name,
+        nameKey(name),
+        description,
+        new Date().toISOString(),
+        id,
+      );
     }
     return this.require(orgId, id);
   }
@@ -122,7 +145,9 @@ export class Groups {
     this.assertConnected(orgId, [member], (): string => "body.accountId");
     if (current.members.some((m) => memberKey(m) === memberKey(member))) return current;
     if (current.members.length >= MAX_GROUP_MEMBERS) {
-      throw unprocessable(`A Cloud Group has at most ${MAX_GROUP_MEMBERS} members.`, [{ path: "body", code: "too_many_members", message: `the group already has ${MAX_GROUP_MEMBERS} members` }]);
+      throw unprocessable(`A Cloud Group has at most ${MAX_GROUP_MEMBERS} members.`, [
+        { path: "body", code: "too_many_members", message: `the group already has ${MAX_GROUP_MEMBERS} members` },
+      ]);
     }
     sql(this.db, "INSERT INTO group_members (group_id, provider, account_id) VALUES (?, ?, ?)").run(id, member.provider, member.accountId);
     return this.touch(orgId, id);
@@ -130,7 +155,12 @@ export class Groups {
 
   removeMember(orgId: string, id: string, member: Member): CloudGroup {
     this.require(orgId, id);
-    const gone = sql(this.db, "DELETE FROM group_members WHERE group_id = ? AND provider = ? AND account_id = ?").run(id, member.provider, member.accountId).changes > 0;
+    const gone =
+      sql(this.db, "DELETE FROM group_members WHERE group_id = ? AND provider = ? AND account_id = ?").run(
+        id,
+        member.provider,
+        member.accountId,
+      ).changes > 0;
     if (!gone) throw notFound(`${member.provider} account ${member.accountId} is not a member of Cloud Group ${id}.`);
     return this.touch(orgId, id);
   }
@@ -152,7 +182,10 @@ export class Groups {
   }
 
   private memberRows(id: string): Member[] {
-    const rows = sql(this.db, "SELECT provider, account_id FROM group_members WHERE group_id = ?").all(id) as { provider: Member["provider"]; account_id: string }[];
+    const rows = sql(this.db, "SELECT provider, account_id FROM group_members WHERE group_id = ?").all(id) as {
+      provider: Member["provider"];
+      account_id: string;
+    }[];
     return rows.map((r) => ({ provider: r.provider, accountId: r.account_id }) as Member).sort(compareMembers);
   }
 
@@ -160,7 +193,10 @@ export class Groups {
   private views(rows: readonly GroupRow[]): CloudGroup[] {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const memberRows = sql(this.db, `SELECT group_id, provider, account_id FROM group_members WHERE group_id IN (${ids.map(() => "?").join(",")})`).all(...ids) as MemberRow[];
+    const memberRows = sql(
+      this.db,
+      `SELECT group_id, provider, account_id FROM group_members WHERE group_id IN (${ids.map(() => "?").join(",")})`,
+    ).all(...ids) as MemberRow[];
     const byGroup = new Map<string, Member[]>(ids.map((id) => [id, []]));
     for (const m of memberRows) byGroup.get(m.group_id)?.push({ provider: m.provider, accountId: m.account_id } as Member);
     return rows.map((r) => this.viewWith(r, (byGroup.get(r.id) ?? []).sort(compareMembers)));
@@ -171,7 +207,15 @@ export class Groups {
   }
 
   private viewWith(r: GroupRow, members: Member[]): CloudGroup {
-    return { id: r.id, name: r.name, description: r.description, members, source: r.source, createdAt: r.created_at, updatedAt: r.updated_at };
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      members,
+      source: r.source,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
   }
 
   private touch(orgId: string, id: string): CloudGroup {
@@ -180,16 +224,26 @@ export class Groups {
   }
 
   private assertNameFree(orgId: string, name: string): void {
-    const taken = sql(this.db, "SELECT id FROM cloud_groups WHERE org_id = ? AND name_key = ?").get(orgId, nameKey(name)) as { id: string } | undefined;
-    if (taken) throw conflict(`A Cloud Group named "${name}" already exists (${taken.id}); names are unique case-insensitively.`, [{ path: "body.name", code: "duplicate_name", message: "is already used by another Cloud Group" }]);
+    const taken = sql(this.db, "SELECT id FROM cloud_groups WHERE org_id = ? AND name_key = ?").get(orgId, nameKey(name)) as
+      { id: string } | undefined;
+    if (taken)
+      throw conflict(`A Cloud Group named "${name}" already exists (${taken.id}); names are unique case-insensitively.`, [
+        { path: "body.name", code: "duplicate_name", message: "is already used by another Cloud Group" },
+      ]);
   }
 
   /** Only connected accounts can be members; every offending ID is named (422). */
   private assertConnected(orgId: string, members: readonly Member[], pathOf: (index: number) => string): void {
     const errors: FieldError[] = [];
     members.forEach((m, i) => {
-      if (!this.accounts.isConnected(orgId, m)) errors.push({ path: pathOf(i), code: "unknown_account", message: `${m.provider} account ${m.accountId} is not connected to this organization` });
+      if (!this.accounts.isConnected(orgId, m))
+        errors.push({
+          path: pathOf(i),
+          code: "unknown_account",
+          message: `${m.provider} account ${m.accountId} is not connected to this organization`,
+        });
     });
-    if (errors.length) throw unprocessable(`Not connected to this organization: ${errors.map((e) => e.message.split(" is ")[0]).join(", ")}.`, errors);
+    if (errors.length)
+      throw unprocessable(`Not connected to this organization: ${errors.map((e) => e.message.split(" is ")[0]).join(", ")}.`, errors);
   }
 }

@@ -2,7 +2,15 @@ import type { DayOfWeek, Schedule } from "@cloudcost/api";
 import { DateTime } from "luxon";
 
 /** Luxon numbers weekdays 1 (Monday) to 7 (Sunday). */
-const WEEKDAY: Readonly<Record<DayOfWeek, number>> = { monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6, sunday: 7 };
+const WEEKDAY: Readonly<Record<DayOfWeek, number>> = {
+  monday: 1,
+  tuesday: 2,
+  wednesday: 3,
+  thursday: 4,
+  friday: 5,
+  saturday: 6,
+  sunday: 7,
+};
 
 function runsOn(schedule: Schedule, day: DateTime): boolean {
   if (schedule.frequency === "weekly") return day.weekday === WEEKDAY[schedule.dayOfWeek ?? "monday"];

@@ -14,11 +14,18 @@ export type Reports = GroupScopedTable<ReportFields, ScheduledReport>;
  * `nextRunAt`, computed on read from the schedule in its time zone.
  */
 export function reportStore(db: Db, groups: Groups): Reports {
-  return new GroupScopedTable<ReportFields, ScheduledReport>(db, GROUP_REFERENCING_TABLES.report, "rpt", "scheduled report", groups, (_orgId, s) => ({
-    id: s.id,
-    ...s.fields,
-    nextRunAt: s.fields.enabled ? nextRunAt(s.fields.schedule) : null,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  }));
+  return new GroupScopedTable<ReportFields, ScheduledReport>(
+    db,
+    GROUP_REFERENCING_TABLES.report,
+    "rpt",
+    "scheduled report",
+    groups,
+    (_orgId, s) => ({
+      id: s.id,
+      ...s.fields,
+      nextRunAt: s.fields.enabled ? nextRunAt(s.fields.schedule) : null,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    }),
+  );
 }

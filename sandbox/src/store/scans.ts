@@ -66,7 +66,12 @@ export class Scans {
 
   start(orgId: string): ScanRun {
     const id = newId("run");
-    sql(this.db, "INSERT INTO scan_runs (id, org_id, state, step_ms, created_at) VALUES (?, ?, 'queued', ?, ?)").run(id, orgId, this.stepMs, Date.now());
+    sql(this.db, "INSERT INTO scan_runs (id, org_id, state, step_ms, created_at) VALUES (?, ?, 'queued', ?, ?)").run(
+      id,
+      orgId,
+      this.stepMs,
+      Date.now(),
+    );
     if (this.timer !== undefined) this.schedule();
     return this.require(orgId, id);
   }
@@ -82,7 +87,11 @@ export class Scans {
   page(orgId: string, q: PageQuery): Page<ScanRun> {
     this.advance();
     const scope = { db: this.db, list: "scans", orgId };
-    const rows = sql(this.db, "SELECT * FROM scan_runs WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(orgId, cursorPosition(scope, q, true), q.limit + 1) as RunRow[];
+    const rows = sql(this.db, "SELECT * FROM scan_runs WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
+      orgId,
+      cursorPosition(scope, q, true),
+      q.limit + 1,
+    ) as RunRow[];
     return toPage(scope, rows, q.limit, view);
   }
 
@@ -95,7 +104,11 @@ export class Scans {
     const pending = sql(this.db, "SELECT * FROM scan_runs WHERE state IN ('queued', 'running') ORDER BY seq").all() as RunRow[];
     for (const r of pending) {
       if (now >= r.created_at + 2 * r.step_ms) writeTransaction(this.db, () => this.finishIfPending(r));
-      else if (r.state === "queued" && now >= r.created_at + r.step_ms) sql(this.db, "UPDATE scan_runs SET state = 'running', started_at = ? WHERE seq = ? AND state = 'queued'").run(r.created_at + r.step_ms, r.seq);
+      else if (r.state === "queued" && now >= r.created_at + r.step_ms)
+        sql(this.db, "UPDATE scan_runs SET state = 'running', started_at = ? WHERE seq = ? AND state = 'queued'").run(
+          r.created_at + r.step_ms,
+          r.seq,
+        );
     }
   }
 
@@ -117,7 +130,10 @@ export class Scans {
 
   private schedule(): void {
     clearTimeout(this.timer);
-    const next = sql(this.db, "SELECT MIN(CASE state WHEN 'queued' THEN created_at + step_ms ELSE created_at + 2 * step_ms END) AS due FROM scan_runs WHERE state IN ('queued', 'running')").get() as { due: number | null };
+    const next = sql(
+      this.db,
+      "SELECT MIN(CASE state WHEN 'queued' THEN created_at + step_ms ELSE created_at + 2 * step_ms END) AS due FROM scan_runs WHERE state IN ('queued', 'running')",
+    ).get() as { due: number | null };
     const delay = next.due === null ? 60_000 : Math.max(0, next.due - Date.now());
     this.timer = setTimeout(() => {
       this.advance();
@@ -133,7 +149,12 @@ export class Scans {
     const accounts = this.accounts.list(r.org_id);
     if (accounts.length === 0) {
       const error = { code: "no_accounts", message: "The organization has no connected cloud accounts to scan." };
-      sql(this.db, "UPDATE scan_runs SET state = 'failed', started_at = ?, finished_at = ?, error = ? WHERE seq = ?").run(startedAt, finishedAt, JSON.stringify(error), r.seq);
+      sql(this.db, "UPDATE scan_runs SET state = 'failed', started_at = ?, finished_at = ?, error = ? WHERE seq = ?").run(
+        startedAt,
+        finishedAt,
+        JSON.stringify(error),
+        r.seq,
+      );
       return;
     }
     const count = Math.floor(unitHash(r.id, "count") * 3);
@@ -144,6 +165,11 @@ export class Scans {
     });
     this.findings.add(r.org_id, drafts);
     const result = { accountsScanned: accounts.length, findingsFound: this.findings.openCount(r.org_id), newFindings: drafts.length };
-    sql(this.db, "UPDATE scan_runs SET state = 'succeeded', started_at = ?, finished_at = ?, result = ? WHERE seq = ?").run(startedAt, finishedAt, JSON.stringify(result), r.seq);
+    sql(this.db, "UPDATE scan_runs SET state = 'succeeded', started_at = ?, finished_at = ?, result = ? WHERE seq = ?").run(
+      startedAt,
+      finishedAt,
+      JSON.stringify(result),
+      r.seq,
+    );
   }
 }

@@ -44,7 +44,9 @@ export function loadContract(): Contract {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const method of METHODS) {
-      const op = item[method] as (Json & { servers?: { url: string }[]; security?: unknown[]; operationId: string; responses: Record<string, ResponseSpec> }) | undefined;
+      const op = item[method] as
+        | (Json & { servers?: { url: string }[]; security?: unknown[]; operationId: string; responses: Record<string, ResponseSpec> })
+        | undefined;
       if (!op) continue;
       const security = op.security ?? (document.security as unknown[] | undefined) ?? [];
       operations.push({
@@ -78,7 +80,10 @@ export function loadContract(): Contract {
     operations,
     resolve: (method, path) => operations.find((o) => o.method === method && o.regex.test(path)),
     bodyError(op, status, mediaType, body) {
-      return check(`openapi.json#/${pointer("paths", op.path, op.method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`, body);
+      return check(
+        `openapi.json#/${pointer("paths", op.path, op.method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`,
+        body,
+      );
     },
     headerError(name, value) {
       const schema = ((document.components as Json).headers as Record<string, { schema: { type: string } }>)[name]?.schema;

@@ -96,8 +96,10 @@ export class ExchangeLog {
     const intent = request.intent ?? "valid";
     const requestSide = found.filter((v) => v.location[0] === "request");
     for (const v of found.filter((x) => x.location[0] !== "request")) problems.push(`Prism: ${v.location.join(".")}: ${v.message}`);
-    if (intent === "valid") for (const v of requestSide) problems.push(`Prism (request meant to be valid): ${v.location.join(".")}: ${v.message}`);
-    if (intent === "invalid" && (request.via ?? "prism") === "prism" && requestSide.length === 0) problems.push("Prism found nothing wrong with a request that breaks the document");
+    if (intent === "valid")
+      for (const v of requestSide) problems.push(`Prism (request meant to be valid): ${v.location.join(".")}: ${v.message}`);
+    if (intent === "invalid" && (request.via ?? "prism") === "prism" && requestSide.length === 0)
+      problems.push("Prism found nothing wrong with a request that breaks the document");
     const headerNames = [...reply.headers.keys()].map((h) => h.toLowerCase()).filter((h) => !TRANSPORT.has(h) && !ADDED_BY_PRISM.test(h));
     if (!spec) {
       problems.push(`status ${reply.status} is not documented (documented: ${Object.keys(operation.responses).join(", ")})`);
@@ -116,7 +118,9 @@ export class ExchangeLog {
       if (reply.text === "") {
         if (Object.keys(content).length) problems.push(`no body, but ${reply.status} documents ${Object.keys(content).join(", ")}`);
       } else if (type === undefined || !(type in content)) {
-        problems.push(`media type ${type} is not documented for ${reply.status} (documented: ${Object.keys(content).join(", ") || "no body"})`);
+        problems.push(
+          `media type ${type} is not documented for ${reply.status} (documented: ${Object.keys(content).join(", ") || "no body"})`,
+        );
       } else if (type.endsWith("json")) {
         const error = this.contract.bodyError(operation, reply.status, type, reply.body);
         if (error) problems.push(`body does not match its schema (Ajv): ${error}`);
@@ -141,7 +145,9 @@ export class ExchangeLog {
   /** Documented statuses no exchange produced: a status nobody can cause should not be documented. */
   statusesNeverSeen(): string[] {
     const seen = new Set(this.exchanges.map((e) => `${e.operation.operationId} ${e.status}`));
-    return this.contract.operations.flatMap((o) => Object.keys(o.responses).map((s) => `${o.operationId} ${s}`)).filter((k) => !seen.has(k));
+    return this.contract.operations
+      .flatMap((o) => Object.keys(o.responses).map((s) => `${o.operationId} ${s}`))
+      .filter((k) => !seen.has(k));
   }
 
   /** Declared headers never sent with their response (over every exchange of that operation and status). */

@@ -30,13 +30,23 @@ function freePort(): Promise<number> {
  */
 export async function startPrism(documentPath: string, upstream: string): Promise<PrismProxy> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM_CLI, "proxy", documentPath, upstream, "--errors=false", "--host", "127.0.0.1", "--port", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
-  });
+  const child = spawn(
+    process.execPath,
+    [PRISM_CLI, "proxy", documentPath, upstream, "--errors=false", "--host", "127.0.0.1", "--port", String(port)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    },
+  );
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  await readyLine(child, "prism", 90_000, (line) => (line.includes("Prism is listening") ? true : undefined), () => stderr);
+  await readyLine(
+    child,
+    "prism",
+    90_000,
+    (line) => (line.includes("Prism is listening") ? true : undefined),
+    () => stderr,
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 

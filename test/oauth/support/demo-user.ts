@@ -4,7 +4,11 @@ import { UserAgent, hiddenFields, location } from "./user-agent";
 export const DEMO_USER = { email: "demo@cloudcost.dev", password: "sandbox-demo-password" } as const;
 
 /** Signs in through the portal's form; resolves with the redirect target after a successful sign-in. */
-export async function signIn(agent: UserAgent, credentials: { email: string; password: string } = DEMO_USER, next?: string): Promise<Response> {
+export async function signIn(
+  agent: UserAgent,
+  credentials: { email: string; password: string } = DEMO_USER,
+  next?: string,
+): Promise<Response> {
   const page = await agent.get(next === undefined ? "/portal/sign-in" : `/portal/sign-in?${new URLSearchParams({ next })}`);
   const fields = hiddenFields(await page.text(), "/portal/sign-in");
   return agent.post("/portal/sign-in", { ...fields, ...credentials });

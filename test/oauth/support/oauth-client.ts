@@ -14,7 +14,11 @@ export const REDIRECT_URI = "http://127.0.0.1:8976/callback";
 /** RFC 7591 registration of a public PKCE client. */
 export async function registerPublicClient(as: OAuth.AuthorizationServer, metadata: Partial<OAuth.Client> = {}): Promise<OAuth.Client> {
   const { oauth, insecure } = await loadOAuth();
-  const response = await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT_URI], client_name: "test agent", token_endpoint_auth_method: "none", ...metadata }, insecure);
+  const response = await oauth.dynamicClientRegistrationRequest(
+    as,
+    { redirect_uris: [REDIRECT_URI], client_name: "test agent", token_endpoint_auth_method: "none", ...metadata },
+    insecure,
+  );
   return (await oauth.processDynamicClientRegistrationResponse(response)) as OAuth.Client;
 }
 
@@ -25,18 +29,36 @@ export interface PkceRequest {
 }
 
 /** An authorization URL with a fresh S256 challenge and state. */
-export async function authorizationRequest(as: OAuth.AuthorizationServer, client: OAuth.Client, extra: Record<string, string> = {}): Promise<PkceRequest> {
+export async function authorizationRequest(
+  as: OAuth.AuthorizationServer,
+  client: OAuth.Client,
+  extra: Record<string, string> = {},
+): Promise<PkceRequest> {
   const { oauth } = await loadOAuth();
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
-  const params = { client_id: client.client_id, redirect_uri: REDIRECT_URI, response_type: "code", scope: "read write", state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", ...extra };
+  const params = {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    response_type: "code",
+    scope: "read write",
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    ...extra,
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return { url, verifier, state };
 }
 
 /** Runs authorization (as the demo user) and validates the response (state, RFC 9207 iss); resolves with the callback parameters. */
-export async function authorize(as: OAuth.AuthorizationServer, client: OAuth.Client, agent: UserAgent, extra: Record<string, string> = {}): Promise<{ params: URLSearchParams; request: PkceRequest }> {
+export async function authorize(
+  as: OAuth.AuthorizationServer,
+  client: OAuth.Client,
+  agent: UserAgent,
+  extra: Record<string, string> = {},
+): Promise<{ params: URLSearchParams; request: PkceRequest }> {
   const { oauth } = await loadOAuth();
   const request = await authorizationRequest(as, client, extra);
   const callback = await authorizeAsUser(agent, request.url);
@@ -44,20 +66,35 @@ export async function authorize(as: OAuth.AuthorizationServer, client: OAuth.Cli
 }
 
 /** The code exchange, returning the raw response for negative tests. */
-export async function exchange(as: OAuth.AuthorizationServer, client: OAuth.Client, params: URLSearchParams, verifier: string, redirectUri = REDIRECT_URI): Promise<Response> {
+export async function exchange(
+  as: OAuth.AuthorizationServer,
+  client: OAuth.Client,
+  params: URLSearchParams,
+  verifier: string,
+  redirectUri = REDIRECT_URI,
+): Promise<Response> {
   const { oauth, insecure } = await loadOAuth();
   return oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
 }
 
 /** The whole user flow: authorize, exchange, process. */
-export async function userTokens(as: OAuth.AuthorizationServer, client: OAuth.Client, agent: UserAgent, extra: Record<string, string> = {}): Promise<OAuth.TokenEndpointResponse> {
+export async function userTokens(
+  as: OAuth.AuthorizationServer,
+  client: OAuth.Client,
+  agent: UserAgent,
+  extra: Record<string, string> = {},
+): Promise<OAuth.TokenEndpointResponse> {
   const { oauth } = await loadOAuth();
   const { params, request } = await authorize(as, client, agent, extra);
   return oauth.processAuthorizationCodeResponse(as, client, await exchange(as, client, params, request.verifier));
 }
 
 /** A confidential client created on the portal's API Access page; the secret is read from the one page that shows it. */
-export async function portalClient(agent: UserAgent, name: string, scopes: string[]): Promise<{ client_id: string; client_secret: string; page: string }> {
+export async function portalClient(
+  agent: UserAgent,
+  name: string,
+  scopes: string[],
+): Promise<{ client_id: string; client_secret: string; page: string }> {
   const form = hiddenFields(await (await agent.get("/portal/api-access")).text(), "/portal/api-access/clients");
   const response = await agent.post("/portal/api-access/clients", { ...form, name, scopes });
   const page = await response.text();

@@ -66,7 +66,11 @@ export class UserAgent {
 
   /** A POST with no body at all (no content type either), e.g. with the CSRF token in a header instead. */
   async postWithoutBody(pathOrUrl: string, headers: Record<string, string>): Promise<Response> {
-    const response = await fetch(new URL(pathOrUrl, this.origin), { method: "POST", redirect: "manual", headers: { ...headers, ...this.cookieHeader() } });
+    const response = await fetch(new URL(pathOrUrl, this.origin), {
+      method: "POST",
+      redirect: "manual",
+      headers: { ...headers, ...this.cookieHeader() },
+    });
     this.remember(response);
     return response;
   }
@@ -83,7 +87,12 @@ export function hiddenFields(page: string, action: string): Record<string, strin
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 export const location = (response: Response): string => {

@@ -5,9 +5,15 @@ import { CurrencyConfig, checkCurrency } from "../../../policies/src/policies/bu
 import { GroupScopeConfig, checkGroupScope } from "../../../policies/src/policies/budget-alert-group-scope";
 import { MaxAmountConfig, checkMaxAmount } from "../../../policies/src/policies/budget-alert-max-amount";
 import { AlertRecipientsConfig, checkAlertRecipients } from "../../../policies/src/policies/budget-alert-recipients";
-import { ThresholdsConfig, checkThresholds, remediatedThresholds, withThresholds } from "../../../policies/src/policies/budget-alert-thresholds";
+import {
+  ThresholdsConfig,
+  checkThresholds,
+  remediatedThresholds,
+  withThresholds,
+} from "../../../policies/src/policies/budget-alert-thresholds";
 
-const alert = (props: Record<string, unknown>) => readAlert({ name: "b", amount: 1000, groupId: "grp_0123456789", recipients: ["ops@example.com"], ...props });
+const alert = (props: Record<string, unknown>) =>
+  readAlert({ name: "b", amount: 1000, groupId: "grp_0123456789", recipients: ["ops@example.com"], ...props });
 
 describe("budget-alert-max-amount", () => {
   const config = MaxAmountConfig.parse({ maxMonthlyAmount: { USD: 3000, EUR: 2000 } });
@@ -56,9 +62,20 @@ describe("budget-alert-thresholds", () => {
     const omitted = checkThresholds(alert({}), defaults);
     expect(omitted).toHaveLength(1);
     expect(omitted[0]).toContain("0 forecast threshold(s) but needs at least 1");
-    const good = [{ percent: 100, basis: "actual" }, { percent: 90, basis: "forecast" }];
+    const good = [
+      { percent: 100, basis: "actual" },
+      { percent: 90, basis: "forecast" },
+    ];
     expect(checkThresholds(alert({ thresholds: good }), defaults)).toEqual([]);
-    const noActual = checkThresholds(alert({ thresholds: [{ percent: 80, basis: "actual" }, { percent: 100, basis: "forecast" }] }), defaults);
+    const noActual = checkThresholds(
+      alert({
+        thresholds: [
+          { percent: 80, basis: "actual" },
+          { percent: 100, basis: "forecast" },
+        ],
+      }),
+      defaults,
+    );
     expect(noActual).toEqual(['the required threshold { percent: 100, basis: "actual" } is missing: add it to thresholds']);
   });
 
@@ -68,14 +85,27 @@ describe("budget-alert-thresholds", () => {
   });
 
   test("remediation adds the missing required and forecast thresholds, and nothing when complete", () => {
-    expect(remediatedThresholds(alert({}), defaults)).toEqual([{ percent: 100, basis: "actual" }, { percent: 100, basis: "forecast" }]);
+    expect(remediatedThresholds(alert({}), defaults)).toEqual([
+      { percent: 100, basis: "actual" },
+      { percent: 100, basis: "forecast" },
+    ]);
     const config = ThresholdsConfig.parse({ minForecastThresholds: 2, remediationForecastPercents: [80, 100] });
     expect(remediatedThresholds(alert({ thresholds: [{ percent: 100, basis: "forecast" }] }), config)).toEqual([
       { percent: 100, basis: "forecast" },
       { percent: 100, basis: "actual" },
       { percent: 80, basis: "forecast" },
     ]);
-    expect(remediatedThresholds(alert({ thresholds: [{ percent: 100, basis: "actual" }, { percent: 50, basis: "forecast" }] }), defaults)).toBeUndefined();
+    expect(
+      remediatedThresholds(
+        alert({
+          thresholds: [
+            { percent: 100, basis: "actual" },
+            { percent: 50, basis: "forecast" },
+          ],
+        }),
+        defaults,
+      ),
+    ).toBeUndefined();
     expect(remediatedThresholds(alert({ thresholds: [unknownValue] }), defaults)).toBeUndefined();
   });
 

@@ -45,9 +45,18 @@ describe("budget-alert-forecast logic", () => {
   test("API settings come from the policy config first, then the provider's environment variables", () => {
     const env = { CLOUDCOST_API_URL: "http://127.0.0.1:1/api/v1", CLOUDCOST_API_TOKEN: "env-token" };
     expect(resolveApiSettings({ timeoutMs: 100 }, {})).toEqual({ reason: expect.stringContaining("no API location") });
-    expect(resolveApiSettings({ timeoutMs: 100 }, { CLOUDCOST_API_URL: "http://x/api/v1" })).toEqual({ reason: expect.stringContaining("no credentials") });
-    expect(resolveApiSettings({ timeoutMs: 100 }, env)).toMatchObject({ options: { baseUrl: env.CLOUDCOST_API_URL, auth: { apiToken: "env-token" } } });
-    expect(resolveApiSettings({ timeoutMs: 100, apiUrl: "http://y/api/v1", clientId: "c", clientSecret: "s" }, { CLOUDCOST_API_URL: "http://x/api/v1" })).toMatchObject({
+    expect(resolveApiSettings({ timeoutMs: 100 }, { CLOUDCOST_API_URL: "http://x/api/v1" })).toEqual({
+      reason: expect.stringContaining("no credentials"),
+    });
+    expect(resolveApiSettings({ timeoutMs: 100 }, env)).toMatchObject({
+      options: { baseUrl: env.CLOUDCOST_API_URL, auth: { apiToken: "env-token" } },
+    });
+    expect(
+      resolveApiSettings(
+        { timeoutMs: 100, apiUrl: "http://y/api/v1", clientId: "c", clientSecret: "s" },
+        { CLOUDCOST_API_URL: "http://x/api/v1" },
+      ),
+    ).toMatchObject({
       options: { baseUrl: "http://y/api/v1", auth: { clientId: "c", clientSecret: "s" } },
     });
   });

@@ -6,7 +6,13 @@ import { DeliveryConfig, checkDelivery } from "../../../policies/src/policies/sc
 import { ReportRecipientsConfig, checkReportRecipients } from "../../../policies/src/policies/scheduled-report-recipients";
 
 const report = (props: Record<string, unknown>) =>
-  readReport({ name: "r", report: "summary", schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "UTC" }, recipients: ["a@example.com"], ...props });
+  readReport({
+    name: "r",
+    report: "summary",
+    schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "UTC" },
+    recipients: ["a@example.com"],
+    ...props,
+  });
 const AZ = "0B1F6471-1BF0-4DDA-AEC3-CB9272F09590";
 
 describe("scheduled-report-recipients", () => {
@@ -30,7 +36,9 @@ describe("scheduled-report-delivery", () => {
     ]);
   });
   test("defaults allow everything; unknown values are not judged", () => {
-    expect(checkDelivery(report({ schedule: { frequency: "daily", time: "08:00", timezone: "UTC" } }), DeliveryConfig.parse({}))).toEqual([]);
+    expect(checkDelivery(report({ schedule: { frequency: "daily", time: "08:00", timezone: "UTC" } }), DeliveryConfig.parse({}))).toEqual(
+      [],
+    );
     expect(checkDelivery(report({ schedule: unknownValue, format: unknownValue }), config)).toEqual([]);
   });
 });
@@ -38,13 +46,19 @@ describe("scheduled-report-delivery", () => {
 describe("cloud-group-members", () => {
   const defaults = MembersConfig.parse({});
   test("needs at least one member", () => {
-    expect(checkMembers(readGroup({ name: "g" }), defaults)).toEqual(["the group has 0 member(s) but needs at least 1: add accounts to azureSubscriptionIds or awsAccountIds"]);
+    expect(checkMembers(readGroup({ name: "g" }), defaults)).toEqual([
+      "the group has 0 member(s) but needs at least 1: add accounts to azureSubscriptionIds or awsAccountIds",
+    ]);
     expect(checkMembers(readGroup({ name: "g", awsAccountIds: ["123456789012"] }), defaults)).toEqual([]);
     expect(checkMembers(readGroup({ name: "g", awsAccountIds: unknownValue }), defaults)).toEqual([]);
     expect(checkMembers(readGroup({ name: "g", awsAccountIds: [unknownValue] }), defaults)).toEqual([]);
   });
   test("reports each duplicate once; Azure IDs compare case-insensitively", () => {
-    const group = readGroup({ name: "g", azureSubscriptionIds: [AZ, AZ.toLowerCase()], awsAccountIds: ["123456789012", "123456789012", "123456789012", "210987654321"] });
+    const group = readGroup({
+      name: "g",
+      azureSubscriptionIds: [AZ, AZ.toLowerCase()],
+      awsAccountIds: ["123456789012", "123456789012", "123456789012", "210987654321"],
+    });
     expect(checkMembers(group, defaults)).toEqual([
       `${AZ.toLowerCase()} is listed 2 times in azureSubscriptionIds (subscription IDs compare case-insensitively): list it once`,
       "123456789012 is listed 3 times in awsAccountIds: list it once",

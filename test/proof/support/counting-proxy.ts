@@ -31,15 +31,18 @@ export async function startCountingProxy(target: string, capture: (path: string)
   const server: Server = createServer((req: IncomingMessage, res) => {
     const entry: Seen = { method: req.method ?? "", path: (req.url ?? "").split("?")[0]!, status: 0 };
     seen.push(entry);
-    const out = forward({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      entry.status = answer.statusCode ?? 0;
-      res.writeHead(entry.status, answer.headers);
-      if (capture(entry.path)) {
-        entry.body = "";
-        answer.on("data", (d: Buffer) => (entry.body += d.toString()));
-      }
-      answer.pipe(res);
-    });
+    const out = forward(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        entry.status = answer.statusCode ?? 0;
+        res.writeHead(entry.status, answer.headers);
+        if (capture(entry.path)) {
+          entry.body = "";
+          answer.on("data", (d: Buffer) => (entry.body += d.toString()));
+        }
+        answer.pipe(res);
+      },
+    );
     out.on("error", () => res.destroy());
     req.pipe(out);
   });

@@ -28,11 +28,21 @@ export function expectedLive(d: Desired): Record<string, unknown> {
   if (d.kind === "CloudGroup") {
     const members: Member[] = [
       ...((i.awsAccountIds as string[] | undefined) ?? []).map((accountId) => ({ provider: "aws" as const, accountId })),
-      ...((i.azureSubscriptionIds as string[] | undefined) ?? []).map((accountId) => ({ provider: "azure" as const, accountId: accountId.toLowerCase() })),
+      ...((i.azureSubscriptionIds as string[] | undefined) ?? []).map((accountId) => ({
+        provider: "azure" as const,
+        accountId: accountId.toLowerCase(),
+      })),
     ];
     return { kind: d.kind, name: i.name, description: i.description, members: members.sort(compareMembers) };
   }
   const common = { kind: d.kind, name: i.name, groupId: i.groupId ?? null, recipients: i.recipients };
-  if (d.kind === "BudgetAlert") return { ...common, amount: i.amount, thresholds: i.thresholds, currency: "USD", period: "monthly", enabled: true };
-  return { ...common, report: i.report, schedule: { dayOfWeek: null, ...(i.schedule as Record<string, unknown>) }, format: i.format ?? "csv", enabled: true };
+  if (d.kind === "BudgetAlert")
+    return { ...common, amount: i.amount, thresholds: i.thresholds, currency: "USD", period: "monthly", enabled: true };
+  return {
+    ...common,
+    report: i.report,
+    schedule: { dayOfWeek: null, ...(i.schedule as Record<string, unknown>) },
+    format: i.format ?? "csv",
+    enabled: true,
+  };
 }

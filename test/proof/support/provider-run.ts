@@ -38,11 +38,27 @@ export function desiredStack(count: number, prefix: string): { groups: Desired[]
     Array.from({ length: count - groupCount }, (_, i) => {
       const groupId = i % 3 === 0 ? { groupId: groupIds[i % groupIds.length]! } : {};
       return i % 2 === 0
-        ? { kind: "BudgetAlert", name: `${prefix}-alert-${i}`, inputs: { name: `${prefix} alert ${i}`, amount: 100 + i, thresholds: [{ percent: 50 + (i % 50), basis: "forecast" }], recipients: [`team${i}@example.com`], ...groupId } }
+        ? {
+            kind: "BudgetAlert",
+            name: `${prefix}-alert-${i}`,
+            inputs: {
+              name: `${prefix} alert ${i}`,
+              amount: 100 + i,
+              thresholds: [{ percent: 50 + (i % 50), basis: "forecast" }],
+              recipients: [`team${i}@example.com`],
+              ...groupId,
+            },
+          }
         : {
             kind: "ScheduledReport",
             name: `${prefix}-report-${i}`,
-            inputs: { name: `${prefix} report ${i}`, report: "services", schedule: { frequency: "monthly", dayOfMonth: 1 + (i % 28), time: "06:30", timezone: "UTC" }, recipients: [`team${i}@example.com`], ...groupId },
+            inputs: {
+              name: `${prefix} report ${i}`,
+              report: "services",
+              schedule: { frequency: "monthly", dayOfMonth: 1 + (i % 28), time: "06:30", timezone: "UTC" },
+              recipients: [`team${i}@example.com`],
+              ...groupId,
+            },
           };
     });
   return { groups, dependents };
@@ -82,7 +98,11 @@ export async function checkAndCreate(host: ProviderHost, d: Desired, providers: 
 }
 
 /** Creates the groups, then everything that depends on them, at `parallelism`; every outcome is kept. */
-export async function createAll(host: ProviderHost, stack: ReturnType<typeof desiredStack>, parallelism: number): Promise<Outcome<Created>[]> {
+export async function createAll(
+  host: ProviderHost,
+  stack: ReturnType<typeof desiredStack>,
+  parallelism: number,
+): Promise<Outcome<Created>[]> {
   const providers = await providerTexts();
   const groups = await mapLimit(stack.groups, parallelism, (d) => outcome(() => checkAndCreate(host, d, providers)));
   const groupIds = groups.flatMap((g) => (g.ok ? [g.value.id] : []));
@@ -96,13 +116,19 @@ export async function createAll(host: ProviderHost, stack: ReturnType<typeof des
  */
 export function edited(c: Created, index: number): Json | undefined {
   if (index % 3 !== 0) return undefined;
-  if (c.kind === "CloudGroup") return { ...c.inputs, description: "edited", ...(c.inputs.awsAccountIds ? { awsAccountIds: [AWS[(index + 1) % AWS.length]!] } : {}) };
+  if (c.kind === "CloudGroup")
+    return { ...c.inputs, description: "edited", ...(c.inputs.awsAccountIds ? { awsAccountIds: [AWS[(index + 1) % AWS.length]!] } : {}) };
   if (c.kind === "BudgetAlert") return { ...c.inputs, amount: Number(c.inputs.amount) + 1000 };
   return { ...c.inputs, format: "pdf" };
 }
 
 /** The provider half of updating one resource: Check (olds = its inputs), then Update (olds = its outputs). */
-export async function checkAndUpdate(host: ProviderHost, c: Created, news: Json, providers: Record<ResourceKind, string>): Promise<Created> {
+export async function checkAndUpdate(
+  host: ProviderHost,
+  c: Created,
+  news: Json,
+  providers: Record<ResourceKind, string>,
+): Promise<Created> {
   const u = urn(c.kind, c.name);
   const checked = await host.check(u, { ...c.inputs, __provider: providers[c.kind] }, { ...news, __provider: providers[c.kind] });
   if (checked.failures.length) throw new Error(`check failed for ${c.name}: ${JSON.stringify(checked.failures)}`);
@@ -113,19 +139,35 @@ export async function checkAndUpdate(host: ProviderHost, c: Created, news: Json,
 /** Applies `edited` to every resource at `parallelism`; unchanged resources come back as they were. */
 export async function updateAll(host: ProviderHost, created: readonly Created[], parallelism: number): Promise<Outcome<Created>[]> {
   const providers = await providerTexts();
-  return mapLimit(created.map((c, i) => [c, edited(c, i)] as const), parallelism, ([c, news]) => outcome(async () => (news ? checkAndUpdate(host, c, news, providers) : c)));
+  return mapLimit(
+    created.map((c, i) => [c, edited(c, i)] as const),
+    parallelism,
+    ([c, news]) => outcome(async () => (news ? checkAndUpdate(host, c, news, providers) : c)),
+  );
 }
 
 /** `pulumi refresh`: Read every resource from its stored id and outputs. */
-export function readAll(host: ProviderHost, created: readonly Created[], parallelism: number): Promise<Outcome<{ id: string; properties: Json }>[]> {
+export function readAll(
+  host: ProviderHost,
+  created: readonly Created[],
+  parallelism: number,
+): Promise<Outcome<{ id: string; properties: Json }>[]> {
   return mapLimit(created, parallelism, (c) => outcome(() => host.read(urn(c.kind, c.name), c.id, c.outputs, c.inputs)));
 }
 
 /** `pulumi destroy`: dependents first, then the groups they use. */
 export async function deleteAll(host: ProviderHost, created: readonly Created[], parallelism: number): Promise<Outcome<void>[]> {
   const del = (c: Created) => outcome(() => host.delete(urn(c.kind, c.name), c.id, c.outputs));
-  const dependents = await mapLimit(created.filter((c) => c.kind !== "CloudGroup"), parallelism, del);
-  const groups = await mapLimit(created.filter((c) => c.kind === "CloudGroup"), parallelism, del);
+  const dependents = await mapLimit(
+    created.filter((c) => c.kind !== "CloudGroup"),
+    parallelism,
+    del,
+  );
+  const groups = await mapLimit(
+    created.filter((c) => c.kind === "CloudGroup"),
+    parallelism,
+    del,
+  );
   return [...dependents, ...groups];
 }
 

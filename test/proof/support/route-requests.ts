@@ -1,5 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { AlertInput, BudgetAlert, CloudGroup, ConnectedAccount, Finding, Member, ReportInput, Route, ScanRun, ScheduledReport } from "@cloudcost/api";
+import type {
+  AlertInput,
+  BudgetAlert,
+  CloudGroup,
+  ConnectedAccount,
+  Finding,
+  Member,
+  ReportInput,
+  Route,
+  ScanRun,
+  ScheduledReport,
+} from "@cloudcost/api";
 import { send, WireRequest } from "./http";
 
 /** An organization as seen through the API with a token that has every scope. */
@@ -25,7 +36,14 @@ async function get<T>(org: OrgApi, path: string): Promise<T> {
 const unique = (org: OrgApi, what: string) => `${org.marker} ${what} ${randomUUID().slice(0, 8)}`;
 
 export function alertInput(org: OrgApi, overrides: Partial<AlertInput> = {}): AlertInput {
-  return { name: unique(org, "alert"), amount: 1000, currency: "USD", period: "monthly", thresholds: [{ percent: 80, basis: "actual" }], ...overrides };
+  return {
+    name: unique(org, "alert"),
+    amount: 1000,
+    currency: "USD",
+    period: "monthly",
+    thresholds: [{ percent: 80, basis: "actual" }],
+    ...overrides,
+  };
 }
 export function reportInput(org: OrgApi, overrides: Partial<ReportInput> = {}): ReportInput {
   return {
@@ -39,7 +57,8 @@ export function reportInput(org: OrgApi, overrides: Partial<ReportInput> = {}): 
 
 /** Creates the objects a request needs, fresh each time, so destructive routes can be called repeatedly. */
 export const fixtures = {
-  group: (org: OrgApi): Promise<CloudGroup> => post(org, "/groups", { name: unique(org, "group"), description: `${org.marker} description` }),
+  group: (org: OrgApi): Promise<CloudGroup> =>
+    post(org, "/groups", { name: unique(org, "group"), description: `${org.marker} description` }),
   alert: (org: OrgApi): Promise<BudgetAlert> => post(org, "/alerts", alertInput(org)),
   report: (org: OrgApi): Promise<ScheduledReport> => post(org, "/reports", reportInput(org)),
   scan: (org: OrgApi): Promise<ScanRun> => post(org, "/scans"),
@@ -83,7 +102,10 @@ export const validRequests: Record<string, Builder> = {
   listRecommendations: list("/recommendations"),
   acknowledgeInsights: async (org) => ({ method: "POST", path: `/insights/${(await fixtures.finding(org, "insights")).id}/acknowledge` }),
   acknowledgeWaste: async (org) => ({ method: "POST", path: `/waste/${(await fixtures.finding(org, "waste")).id}/acknowledge` }),
-  acknowledgeRecommendations: async (org) => ({ method: "POST", path: `/recommendations/${(await fixtures.finding(org, "recommendations")).id}/acknowledge` }),
+  acknowledgeRecommendations: async (org) => ({
+    method: "POST",
+    path: `/recommendations/${(await fixtures.finding(org, "recommendations")).id}/acknowledge`,
+  }),
   getOrganization: list("/organization"),
   listAccounts: list("/accounts"),
   getFilters: list("/filters"),
@@ -108,12 +130,20 @@ export const validRequests: Record<string, Builder> = {
   listAlerts: list("/alerts"),
   createAlert: async (org) => ({ method: "POST", path: "/alerts", body: alertInput(org) }),
   getAlert: async (org) => ({ method: "GET", path: `/alerts/${(await fixtures.alert(org)).id}` }),
-  replaceAlert: async (org) => ({ method: "PUT", path: `/alerts/${(await fixtures.alert(org)).id}`, body: alertInput(org, { amount: 2000 }) }),
+  replaceAlert: async (org) => ({
+    method: "PUT",
+    path: `/alerts/${(await fixtures.alert(org)).id}`,
+    body: alertInput(org, { amount: 2000 }),
+  }),
   deleteAlert: async (org) => ({ method: "DELETE", path: `/alerts/${(await fixtures.alert(org)).id}` }),
   listReports: list("/reports"),
   createReport: async (org) => ({ method: "POST", path: "/reports", body: reportInput(org) }),
   getReport: async (org) => ({ method: "GET", path: `/reports/${(await fixtures.report(org)).id}` }),
-  replaceReport: async (org) => ({ method: "PUT", path: `/reports/${(await fixtures.report(org)).id}`, body: reportInput(org, { format: "pdf" }) }),
+  replaceReport: async (org) => ({
+    method: "PUT",
+    path: `/reports/${(await fixtures.report(org)).id}`,
+    body: reportInput(org, { format: "pdf" }),
+  }),
   deleteReport: async (org) => ({ method: "DELETE", path: `/reports/${(await fixtures.report(org)).id}` }),
   startScan: async () => ({ method: "POST", path: "/scans" }),
   listScans: list("/scans"),

@@ -11,14 +11,17 @@ import { issueTokens } from "../token-response";
 function checkBinding(code: StoredCode, client: ClientRecord, redirectUri: string, verifier: string): void {
   if (code.clientId !== client.id) throw new OAuthFailure("invalid_grant", "the authorization code was issued to another client");
   if (code.expiresAt <= Date.now()) throw new OAuthFailure("invalid_grant", "the authorization code has expired");
-  if (code.redirectUri !== redirectUri) throw new OAuthFailure("invalid_grant", "redirect_uri does not match the one in the authorization request");
-  if (!verifierMatches(verifier, code.codeChallenge)) throw new OAuthFailure("invalid_grant", "code_verifier does not match the code_challenge");
+  if (code.redirectUri !== redirectUri)
+    throw new OAuthFailure("invalid_grant", "redirect_uri does not match the one in the authorization request");
+  if (!verifierMatches(verifier, code.codeChallenge))
+    throw new OAuthFailure("invalid_grant", "code_verifier does not match the code_challenge");
 }
 
 /** Redeems a single-use code. A replayed code is refused and every token issued from it is revoked (RFC 6749 §4.1.2). */
 export function authorizationCodeGrant(ctx: SandboxContext, codes: AuthorizationCodes, client: ClientRecord, form: Form): TokenResponse {
   const request = parseParams(AuthorizationCodeRequest, form);
-  if (client.kind !== "public") throw new OAuthFailure("unauthorized_client", "only registered public clients use the authorization-code flow");
+  if (client.kind !== "public")
+    throw new OAuthFailure("unauthorized_client", "only registered public clients use the authorization-code flow");
   const redemption = codes.redeem(request.code);
   if (redemption.status === "unknown") throw new OAuthFailure("invalid_grant", "the authorization code is invalid");
   if (redemption.status === "reused") {

@@ -23,5 +23,12 @@ export function refreshTokenGrant(ctx: SandboxContext, client: ClientRecord, for
   // §6: the new scope may not exceed the original grant (nor what the organization still permits).
   const scopes = grantScopes(request.scope, intersectScopes(record.scopes, ctx.orgs.permissions(record.orgId)));
   if (!ctx.credentials.revokeToken(request.refresh_token)) refuseReplay(ctx, record);
-  return issueTokens(ctx, { orgId: record.orgId, clientId: client.id, userId: record.userId, scopes, family: record.family, refreshScopes: record.scopes });
+  return issueTokens(ctx, {
+    orgId: record.orgId,
+    clientId: client.id,
+    userId: record.userId,
+    scopes,
+    family: record.family,
+    refreshScopes: record.scopes,
+  });
 }
