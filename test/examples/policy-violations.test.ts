@@ -26,9 +26,13 @@ const reported = (d: Diagnostic): Reported => ({
   message: d.message.split("\n").pop()!,
 });
 
-/** The `| resource | policy | level |` rows of the README's table. */
+/** The `| resource | policy | level |` rows of the README's table (prettier pads the cells). */
 function readmeTable(): { resource: string; policy: string; level: string }[] {
-  return [...readme.matchAll(/^\| `([\w-]+)` \| `([\w-]+)` \| (\w+) \|$/gm)].map((m) => ({ resource: m[1]!, policy: m[2]!, level: m[3]! }));
+  return [...readme.matchAll(/^\|\s*`([\w-]+)`\s*\|\s*`([\w-]+)`\s*\|\s*(\w+)\s*\|$/gm)].map((m) => ({
+    resource: m[1]!,
+    policy: m[2]!,
+    level: m[3]!,
+  }));
 }
 
 let pack: RunningPolicyPack;

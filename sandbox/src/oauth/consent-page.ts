@@ -19,22 +19,13 @@ export function sendConsentPage(
   user: User,
   csrfToken: string,
 ): FastifyReply {
-  const hidden = Object.entries(auth.params).map(([k, v]) =>
-    v === undefined ? "" : html`<input type="hidden" name="${k}" value="${v}" />`,
-  );
+  const hidden = Object.entries(auth.params).map(([k, v]) => (v === undefined ? "" : html`<input type="hidden" name="${k}" value="${v}">`));
   const body = html`<p>Signed in as <strong>${user.email}</strong>.</p>
-    <p>
-      The application <strong>${auth.client.name}</strong> (client ID <code>${auth.client.id}</code>) asks to act for you in your
-      organization. It will be able to:
-    </p>
-    <ul>
-      ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s]}</li>`)}
-    </ul>
-    <p>After you decide you are sent to <code>${auth.redirectUri}</code>.</p>
-    <form method="post" action="/oauth/authorize">
-      ${hidden}<input type="hidden" name="_csrf" value="${csrfToken}" /> <button type="submit" name="decision" value="allow">Allow</button>
-      <button type="submit" name="decision" value="deny">Deny</button>
-    </form>`;
+<p>The application <strong>${auth.client.name}</strong> (client ID <code>${auth.client.id}</code>) asks to act for you in your organization. It will be able to:</p>
+<ul>${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s]}</li>`)}</ul>
+<p>After you decide you are sent to <code>${auth.redirectUri}</code>.</p>
+<form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="_csrf" value="${csrfToken}">
+<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form>`;
   return sendPage(reply, 200, "Authorize application", body);
 }
 
@@ -44,7 +35,6 @@ export function sendAuthorizationErrorPage(reply: FastifyReply, status: number, 
     reply,
     status,
     "Authorization failed",
-    html`<p class="error">${message}</p>
-      <p>Return to the application and start again.</p>`,
+    html`<p class="error">${message}</p><p>Return to the application and start again.</p>`,
   );
 }

@@ -16,16 +16,9 @@ function money(amount: number, currency: string): string {
 
 function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
   const used = a.amount > 0 ? Math.round((a.currentSpend / a.amount) * 100) : 0;
-  return html`<tr>
-    <td>${a.name}</td>
-    <td>${scopeName(view, a.groupId)}</td>
-    <td>${a.period} (${a.periodStart} – ${a.periodEnd})</td>
-    <td>${money(a.amount, a.currency)}</td>
-    <td>${money(a.currentSpend, a.spendCurrency)} (${used}% of budget)</td>
-    <td>${money(a.forecastedSpend, a.spendCurrency)}</td>
-    <td>${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br />`)}</td>
-    <td>${a.enabled ? "enabled" : "disabled"}</td>
-  </tr>`;
+  return html`<tr><td>${a.name}</td><td>${scopeName(view, a.groupId)}</td><td>${a.period} (${a.periodStart} – ${a.periodEnd})</td><td>${money(a.amount, a.currency)}</td>
+<td>${money(a.currentSpend, a.spendCurrency)} (${used}% of budget)</td><td>${money(a.forecastedSpend, a.spendCurrency)}</td>
+<td>${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}</td><td>${a.enabled ? "enabled" : "disabled"}</td></tr>`;
 }
 
 /** Read-only list of budget alerts with current spend against budget. */

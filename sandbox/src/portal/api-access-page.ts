@@ -17,10 +17,7 @@ type Notice = { secret: SafeHtml } | { error: string };
 const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString());
 
 function scopeBoxes(permitted: readonly Scope[]): SafeHtml {
-  return html`<fieldset>
-    <legend>Scopes</legend>
-    ${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked /> ${s}</label>`)}
-  </fieldset>`;
+  return html`<fieldset><legend>Scopes</legend>${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`)}</fieldset>`;
 }
 
 function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
@@ -29,86 +26,24 @@ function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonl
     const state = t.revokedAt !== null ? "revoked" : t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
     const revoke =
       state === "active"
-        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">
-            ${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}" /><button type="submit">Revoke</button>
-          </form>`
+        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit">Revoke</button></form>`
         : "";
-    return html`<tr>
-      <td>${t.label}</td>
-      <td>${t.scopes.join(" ")}</td>
-      <td>${when(t.createdAt)}</td>
-      <td>${when(t.expiresAt)}</td>
-      <td>${state}</td>
-      <td>${revoke}</td>
-    </tr>`;
+    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${state}</td><td>${revoke}</td></tr>`;
   });
-  return html`<h2>API tokens</h2>
-    ${
-      rows.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>Label</th>
-                <th>Scopes</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>State</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-        : html`<p>No API tokens.</p>`
-    }
-    <form method="post" action="${PATH}/tokens">
-      ${csrfField(view)}<label>Label <input name="label" required maxlength="100" /></label>${scopeBoxes(permitted)}<button type="submit">
-        Create API token
-      </button>
-    </form>`;
+  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
+<form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
 }
 
 function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
-  const rows = ctx.credentials.listClients(view.user.orgId).map(
-    (c) =>
-      html`<tr>
-        <td>${c.name}</td>
-        <td><code>${c.id}</code></td>
-        <td>${c.scopes.join(" ")}</td>
-        <td>${c.createdAt}</td>
-        <td>
-          <form class="inline" method="post" action="${PATH}/clients/delete">
-            ${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}" /><button type="submit">Delete</button>
-          </form>
-        </td>
-      </tr>`,
-  );
-  return html`<h2>OAuth clients (client credentials)</h2>
-    ${
-      rows.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Client ID</th>
-                <th>Allowed scopes</th>
-                <th>Created</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-        : html`<p>No OAuth clients.</p>`
-    }
-    <form method="post" action="${PATH}/clients">
-      ${csrfField(view)}<label>Name <input name="name" required maxlength="100" /></label>${scopeBoxes(permitted)}<button type="submit">
-        Create OAuth client
-      </button>
-    </form>
-    <p>Deleting a client invalidates every token it issued.</p>`;
+  const rows = ctx.credentials
+    .listClients(view.user.orgId)
+    .map(
+      (c) =>
+        html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${c.createdAt}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit">Delete</button></form></td></tr>`,
+    );
+  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
+<form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
+<p>Deleting a client invalidates every token it issued.</p>`;
 }
 
 function send(ctx: SandboxContext, reply: FastifyReply, view: PortalView, notice?: Notice, status = 200): FastifyReply {
@@ -143,10 +78,7 @@ function readCreateForm(
 
 function secretNotice(what: string, rows: [string, string][]): Notice {
   return {
-    secret: html`<div class="secret" role="status">
-      <p><strong>${what}</strong> Copy it now: it is shown only once and cannot be shown again.</p>
-      ${rows.map(([k, v]) => html`<p>${k}: <code data-secret="${k}">${v}</code></p>`)}
-    </div>`,
+    secret: html`<div class="secret" role="status"><p><strong>${what}</strong> Copy it now: it is shown only once and cannot be shown again.</p>${rows.map(([k, v]) => html`<p>${k}: <code data-secret="${k}">${v}</code></p>`)}</div>`,
   };
 }
 

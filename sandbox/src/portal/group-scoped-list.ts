@@ -34,16 +34,7 @@ export function registerGroupScopedList<T extends { groupId: string | null }>(
       const body =
         items.length === 0
           ? html`<p>No ${page.noun}${view.selected ? " for this group" : ""}. Create them through the API or with Pulumi.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  ${page.headers.map((h) => html`<th>${h}</th>`)}
-                </tr>
-              </thead>
-              <tbody>
-                ${items.map((item) => page.row(view, item))}
-              </tbody>
-            </table>`;
+          : html`<table><thead><tr>${page.headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${items.map((item) => page.row(view, item))}</tbody></table>`;
       return sendPortalPage(reply, view, page.path, page.title, body);
     }),
   );

@@ -11,49 +11,21 @@ const PATH = "/portal/groups";
 
 function groupRows(groups: readonly CloudGroup[]): SafeHtml {
   if (groups.length === 0) return html`<p>No Cloud Groups yet.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Name</th>
-        <th>Description</th>
-        <th>Created through</th>
-        <th>Members</th>
-        <th>ID</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${groups.map(
-        (g) =>
-          html`<tr>
-            <td>${g.name}</td>
-            <td>${g.description}</td>
-            <td>${g.source === "api" ? "API" : "portal"}</td>
-            <td>${g.members.length === 0 ? "none" : g.members.map((m) => html`${m.provider}:${m.accountId}<br />`)}</td>
-            <td><code>${g.id}</code></td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table><thead><tr><th>Name</th><th>Description</th><th>Created through</th><th>Members</th><th>ID</th></tr></thead><tbody>${groups.map(
+    (g) =>
+      html`<tr><td>${g.name}</td><td>${g.description}</td><td>${g.source === "api" ? "API" : "portal"}</td><td>${g.members.length === 0 ? "none" : g.members.map((m) => html`${m.provider}:${m.accountId}<br>`)}</td><td><code>${g.id}</code></td></tr>`,
+  )}</tbody></table>`;
 }
 
 function body(view: PortalView, error?: ServiceError): SafeHtml {
   const shown = view.selected ? [view.selected] : view.groups;
   const problem = error
-    ? html`<div class="error" role="alert">
-        <p>${error.message}</p>
-        <ul>
-          ${(error.errors ?? []).map((e) => html`<li>${e.path.replace(/^body\./, "")}: ${e.message}</li>`)}
-        </ul>
-      </div>`
+    ? html`<div class="error" role="alert"><p>${error.message}</p><ul>${(error.errors ?? []).map((e) => html`<li>${e.path.replace(/^body\./, "")}: ${e.message}</li>`)}</ul></div>`
     : "";
   return html`${groupRows(shown)}
-    <h2>Create a Cloud Group</h2>
-    ${problem}
-    <form method="post" action="${PATH}">
-      ${csrfField(view)}<label>Name <input name="name" required maxlength="100" /></label
-      ><label>Description <input name="description" maxlength="500" /></label><button type="submit">Create group</button>
-    </form>
-    <p>Members are assigned through the API's membership endpoints.</p>`;
+<h2>Create a Cloud Group</h2>${problem}
+<form method="post" action="${PATH}">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label><label>Description <input name="description" maxlength="500"></label><button type="submit">Create group</button></form>
+<p>Members are assigned through the API's membership endpoints.</p>`;
 }
 
 /** Cloud Groups: the same store as the API, so a group created either way is the same kind of object (spec rule 1). */

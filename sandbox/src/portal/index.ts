@@ -17,10 +17,7 @@ function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply:
       reply,
       403,
       "Form expired",
-      html`<p class="error">
-        The form has expired or did not come from this site (CSRF check failed). <a href="/portal/groups">Reload the portal</a> and try
-        again.
-      </p>`,
+      html`<p class="error">The form has expired or did not come from this site (CSRF check failed). <a href="/portal/groups">Reload the portal</a> and try again.</p>`,
     );
   if (error.statusCode !== undefined && error.statusCode < 500)
     return sendPage(reply, error.statusCode, "Bad request", html`<p class="error">The request is malformed.</p>`);

@@ -21,23 +21,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .header("x-content-type-options", "nosniff")
     .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
     .send(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>${title} · CloudCost sandbox</title>
-            <style>
-              ${STYLE_MARKUP}
-            </style>
-          </head>
-          <body>
-            <header><strong>CloudCost sandbox</strong>${nav ?? ""}</header>
-            <main>
-              <h1>${title}</h1>
-              ${body}
-            </main>
-          </body>
-        </html>`.markup,
+      html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · CloudCost sandbox</title><style>${STYLE_MARKUP}</style></head>
+<body><header><strong>CloudCost sandbox</strong>${nav ?? ""}</header><main><h1>${title}</h1>${body}</main></body></html>`.markup,
     );
 }

@@ -40,23 +40,11 @@ const PAGES = [
 /** Navigation plus the global filter (every Cloud Group of the organization, API- or portal-created: spec rule 1). */
 function header(view: PortalView, path: string): SafeHtml {
   const query = view.selected ? `?group=${encodeURIComponent(view.selected.id)}` : "";
-  return html`<nav>
-      ${PAGES.map(([href, label]) => html` <a href="${href + query}" ${href === path ? html` aria-current="page"` : ""}>${label}</a>`)}
-    </nav>
-    <form method="get" action="${path}" aria-label="Global filter">
-      <label
-        >Cloud Group
-        <select name="group">
-          <option value="">All groups</option>
-          ${view.groups.map((g) => html`<option value="${g.id}" ${g.id === view.selected?.id ? html` selected` : ""}>${g.name}</option>`)}
-        </select></label
-      >
-      <button type="submit">Apply</button>
-    </form>
-    <span>${view.user.email}</span>
-    <form class="inline" method="post" action="/portal/sign-out">
-      <input type="hidden" name="_csrf" value="${view.csrf}" /><button type="submit">Sign out</button>
-    </form>`;
+  return html`<nav>${PAGES.map(([href, label]) => html` <a href="${href + query}"${href === path ? html` aria-current="page"` : ""}>${label}</a>`)}</nav>
+<form method="get" action="${path}" aria-label="Global filter"><label>Cloud Group <select name="group"><option value="">All groups</option>${view.groups.map(
+    (g) => html`<option value="${g.id}"${g.id === view.selected?.id ? html` selected` : ""}>${g.name}</option>`,
+  )}</select></label> <button type="submit">Apply</button></form>
+<span>${view.user.email}</span><form class="inline" method="post" action="/portal/sign-out"><input type="hidden" name="_csrf" value="${view.csrf}"><button type="submit">Sign out</button></form>`;
 }
 
 export function sendPortalPage(
@@ -72,5 +60,5 @@ export function sendPortalPage(
 
 /** A hidden CSRF field for a form of this page. */
 export function csrfField(view: PortalView): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${view.csrf}" />`;
+  return html`<input type="hidden" name="_csrf" value="${view.csrf}">`;
 }

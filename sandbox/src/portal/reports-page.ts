@@ -13,15 +13,7 @@ function schedule(r: ScheduledReport): string {
 }
 
 function reportRow(view: PortalView, r: ScheduledReport): SafeHtml {
-  return html`<tr>
-    <td>${r.name}</td>
-    <td>${r.report}</td>
-    <td>${scopeName(view, r.groupId)}</td>
-    <td>${schedule(r)}</td>
-    <td>${r.format}</td>
-    <td>${r.recipients.join(", ")}</td>
-    <td>${r.nextRunAt ?? "disabled"}</td>
-  </tr>`;
+  return html`<tr><td>${r.name}</td><td>${r.report}</td><td>${scopeName(view, r.groupId)}</td><td>${schedule(r)}</td><td>${r.format}</td><td>${r.recipients.join(", ")}</td><td>${r.nextRunAt ?? "disabled"}</td></tr>`;
 }
 
 /** Read-only list of scheduled reports. */

@@ -42,13 +42,11 @@ export function signInUrl(next: string): string {
 
 function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfToken: string, error?: string): FastifyReply {
   const body = html`${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-    <form method="post" action="/portal/sign-in">
-      <input type="hidden" name="_csrf" value="${csrfToken}" /><input type="hidden" name="next" value="${next}" />
-      <label>E-mail <input type="email" name="email" autocomplete="username" required /></label>
-      <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
-      <button type="submit">Sign in</button>
-    </form>
-    <p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
+<form method="post" action="/portal/sign-in"><input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="next" value="${next}">
+<label>E-mail <input type="email" name="email" autocomplete="username" required></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button></form>
+<p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
   return sendPage(reply, status, "Sign in", body);
 }
 
