@@ -1,6 +1,7 @@
 import { policiesBench } from "./policies";
 import { providerBench } from "./provider";
 import { requestsBench } from "./proof-requests";
+import { refreshBench } from "./refresh";
 import { sandboxBench } from "./sandbox";
 /** Each benchmark area: runs its measurements (with their own same-run baseline) and returns a JSON summary. */
 export type BenchArea = () => Promise<Record<string, unknown>>;
@@ -9,6 +10,7 @@ export type BenchArea = () => Promise<Record<string, unknown>>;
 export const areas: Record<string, BenchArea> = {
   policies: policiesBench,
   provider: providerBench,
+  refresh: refreshBench,
   requests: requestsBench,
   sandbox: sandboxBench,
 };

@@ -144,8 +144,8 @@ export class CloudCostClient {
   }
 
   // ---- Cloud Groups ----
-  listGroups(): AsyncGenerator<CloudGroup> {
-    return this.paginate("listGroups", CloudGroupPage);
+  listGroups(pageSize?: number): AsyncGenerator<CloudGroup> {
+    return this.paginate("listGroups", CloudGroupPage, pageSize);
   }
   createGroup(body: CreateGroup): Promise<CloudGroup> {
     return this.call("createGroup", { body }, CloudGroup);
@@ -167,8 +167,8 @@ export class CloudCostClient {
   }
 
   // ---- Budget alerts ----
-  listAlerts(): AsyncGenerator<BudgetAlert> {
-    return this.paginate("listAlerts", BudgetAlertPage);
+  listAlerts(pageSize?: number): AsyncGenerator<BudgetAlert> {
+    return this.paginate("listAlerts", BudgetAlertPage, pageSize);
   }
   createAlert(body: AlertInput): Promise<BudgetAlert> {
     return this.call("createAlert", { body }, BudgetAlert);
@@ -184,8 +184,8 @@ export class CloudCostClient {
   }
 
   // ---- Scheduled reports ----
-  listReports(): AsyncGenerator<ScheduledReport> {
-    return this.paginate("listReports", ScheduledReportPage);
+  listReports(pageSize?: number): AsyncGenerator<ScheduledReport> {
+    return this.paginate("listReports", ScheduledReportPage, pageSize);
   }
   createReport(body: ReportInput): Promise<ScheduledReport> {
     return this.call("createReport", { body }, ScheduledReport);

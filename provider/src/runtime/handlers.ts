@@ -7,6 +7,7 @@ import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
 import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
+import { endBurst, liveForRead } from "./refresh-burst";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -148,6 +149,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     create: (inputs: Props) =>
       withHint(async () => {
         const client = currentClient();
+        endBurst(client, spec.typeName);
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const live = typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked);
@@ -157,7 +159,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
       withHint(async () => {
         const stored = withoutReserved(props);
         try {
-          const live = await spec.get(currentClient(), id);
+          const live = await liveForRead(spec, currentClient(), id);
           return { id, props: await outputsOf(spec, live, stored), inputs: readBack(spec, live, stored) };
         } catch (e) {
           if (!isNotFound(e)) throw e;
@@ -178,6 +180,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     update: (id: string, olds: Props, news: Props) =>
       withHint(async () => {
         const client = currentClient();
+        endBurst(client, spec.typeName);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
         return { outs: await outputsOf(spec, live, checked) };
@@ -185,6 +188,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
         try {
+          endBurst(currentClient(), spec.typeName);
           await spec.remove(currentClient(), id);
         } catch (e) {
           // Already gone is what delete wants, once the credentials are known to see the owner.
