@@ -110,9 +110,14 @@ export function readBack<C extends Props, L extends { id: string }>(spec: Resour
 }
 
 /** Outputs: the live object, every input in Check's form (so policies judge outputs as they judge inputs), and the owner. */
-async function outputsOf<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, live: L, carried: Props): Promise<Props> {
+async function outputsOf<C extends Props, L extends { id: string }>(
+  spec: ResourceSpec<C, L>,
+  live: L,
+  carried: Props,
+  inputs: Props = readBack(spec, live, carried),
+): Promise<Props> {
   const org = await organizationOf(currentClient());
-  return { ...spec.outputs(live), ...readBack(spec, live, carried), [ORGANIZATION_KEY]: org.id };
+  return { ...spec.outputs(live), ...inputs, [ORGANIZATION_KEY]: org.id };
 }
 
 /**
@@ -160,7 +165,9 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         const stored = withoutReserved(props);
         try {
           const live = await liveForRead(spec, currentClient(), id);
-          return { id, props: await outputsOf(spec, live, stored), inputs: readBack(spec, live, stored) };
+          // Read back once: the same inputs go into the outputs and replace the stored inputs.
+          const inputs = readBack(spec, live, stored);
+          return { id, props: await outputsOf(spec, live, stored, inputs), inputs };
         } catch (e) {
           if (!isNotFound(e)) throw e;
           // `Resource.get(name, id)` (no stored state): the engine fails a read only when there are no
