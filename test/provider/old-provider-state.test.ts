@@ -11,7 +11,7 @@ import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderH
 import { startSandbox, type RunningSandbox } from "../harness/sandbox";
 
 const OLD: Record<ResourceKind, string> = Object.fromEntries(
-  RESOURCE_KINDS.map((k) => [k, readFileSync(join(__dirname, "fixtures", `provider-0.1.0-${k}.js`), "utf8")]),
+  RESOURCE_KINDS.map((k) => [k, readFileSync(join(__dirname, "fixtures", `provider-0.1.0-${k}.txt`), "utf8")]),
 ) as Record<ResourceKind, string>;
 
 const INPUTS: Record<ResourceKind, Record<string, unknown>> = {
