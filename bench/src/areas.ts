@@ -1,6 +1,8 @@
 import { policiesBench } from "./policies";
 import { providerBench } from "./provider";
 import { requestsBench } from "./proof-requests";
+import { rateLimitedBench } from "./rate-limited";
+import { refreshBench } from "./refresh";
 import { sandboxBench } from "./sandbox";
 /** Each benchmark area: runs its measurements (with their own same-run baseline) and returns a JSON summary. */
 export type BenchArea = () => Promise<Record<string, unknown>>;
@@ -9,6 +11,8 @@ export type BenchArea = () => Promise<Record<string, unknown>>;
 export const areas: Record<string, BenchArea> = {
   policies: policiesBench,
   provider: providerBench,
+  rateLimited: rateLimitedBench,
+  refresh: refreshBench,
   requests: requestsBench,
   sandbox: sandboxBench,
 };

@@ -3,6 +3,8 @@ import { Pool } from "undici";
 import { leanEngine, type EncodedState } from "../../test/harness/lean-engine";
 import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
+import { handlers } from "@cloudcost/pulumi/runtime";
+import type * as pulumi from "@pulumi/pulumi";
 import {
   providerTexts,
   RESOURCE_KINDS,
@@ -116,7 +118,7 @@ function requestBody(item: Item): Json {
 }
 
 /** The floor: the same HTTP requests the provider makes, sent directly over one undici pool. */
-async function direct(baseUrl: string, token: string, items: Item[]) {
+async function direct(baseUrl: string, token: string, items: Item[], listedRead?: () => Promise<number>) {
   const url = new URL(baseUrl);
   const pool = new Pool(url.origin, { connections: PARALLELISM, pipelining: 1 });
   const send = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: Json): Promise<Json> => {
@@ -143,11 +145,94 @@ async function direct(baseUrl: string, token: string, items: Item[]) {
       }),
     );
     const read = await timed(() => inParallel(create.result, (c) => send("GET", `/${PLURAL[c.kind]}/${c.id}`)));
+    const listed = listedRead ? await listedRead() : read.seconds;
     const del = await timed(() => inParallel(create.result, (c) => send("DELETE", `/${PLURAL[c.kind]}/${c.id}`)));
-    return { create: create.seconds, read: read.seconds, delete: del.seconds };
+    return { create: create.seconds, read: read.seconds, listedRead: listed, delete: del.seconds };
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * Our runtime in this process, without Pulumi's host (issue 16 item 3): the handlers the host would call
+ * (`check` then `create`, `read`, `delete`), at parallelism 16. Reads arrive together, so they are
+ * answered from paged listings, exactly as under the host.
+ */
+async function inProcess(baseUrl: string, token: string, items: Item[]) {
+  const config = new Map([
+    ["cloudcost:apiUrl", baseUrl],
+    ["cloudcost:apiToken", token],
+  ]);
+  await handlers.CloudGroup.configure({ config: { get: (k: string) => config.get(k) } } as unknown as pulumi.dynamic.ConfigureRequest);
+  const create = await timed(() =>
+    inParallel(items, async (item) => {
+      const h = handlers[item.kind];
+      const checked = await h.check({}, item.inputs);
+      const created = await h.create(checked.inputs!);
+      return { kind: item.kind, id: created.id, outs: created.outs as Json };
+    }),
+  );
+  const read = await timed(() =>
+    inParallel(create.result, async (c) => {
+      if ((await handlers[c.kind].read(c.id, c.outs)).id !== c.id) throw new Error(`Read ${c.kind} ${c.id} did not find it`);
+    }),
+  );
+  const del = await timed(() => inParallel(create.result, (c) => handlers[c.kind].delete(c.id, c.outs)));
+  return { create: create.seconds, read: read.seconds, delete: del.seconds };
+}
+
+/** The floor for reads that arrive together: the same requests our runtime sends for them, a paged listing per kind. */
+async function directListings(baseUrl: string, token: string): Promise<number> {
+  const url = new URL(baseUrl);
+  const pool = new Pool(url.origin, { connections: PARALLELISM, pipelining: 1 });
+  const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+  try {
+    const t = await timed(() =>
+      Promise.all(
+        Object.values(PLURAL).map(async (plural) => {
+          let cursor: string | null = null;
+          do {
+            const query: string = `?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+            const res = await pool.request({ method: "GET", path: `${url.pathname}/${plural}${query}`, headers });
+            const page = (await res.body.json()) as { nextCursor: string | null };
+            cursor = page.nextCursor;
+          } while (cursor);
+        }),
+      ),
+    );
+    return t.seconds;
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * In-process ops/s and the ratio to the undici floor sending the same requests, on one sandbox. Run in
+ * the order ours, floor, floor, ours (half the resources each time) and summed: whichever runs first
+ * meets a colder sandbox (JIT, SQLite pages, WAL), which alone moved a ratio by 2× in a single pass.
+ */
+async function inProcessVersusFloor(sandbox: RunningSandbox, token: string, n: number) {
+  const half = Math.ceil(n / 2);
+  const zero = { create: 0, read: 0, delete: 0 };
+  const ours = { ...zero };
+  const floor = { ...zero };
+  const add = (to: typeof zero, from: typeof zero) => PHASES.forEach((p) => (to[p] += from[p]));
+  const runFloor = async (prefix: string) => {
+    // Its read figure is the listings our runtime sends for a burst, taken while the floor's objects exist.
+    const f = await direct(sandbox.baseUrl, token, workload(half, prefix), () => directListings(sandbox.baseUrl, token));
+    add(floor, { create: f.create, read: f.listedRead, delete: f.delete });
+  };
+  add(ours, await inProcess(sandbox.baseUrl, token, workload(half, "inproc-a")));
+  await runFloor("inproc-floor-a");
+  await runFloor("inproc-floor-b");
+  add(ours, await inProcess(sandbox.baseUrl, token, workload(half, "inproc-b")));
+  const perPhase = (f: (p: (typeof PHASES)[number]) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)]));
+  return {
+    resources: 2 * half,
+    opsPerSecond: perPhase((p) => Math.round((2 * half) / ours[p])),
+    floorOpsPerSecond: perPhase((p) => Math.round((2 * half) / floor[p])),
+    ratioToFloor: perPhase((p) => Math.round((floor[p] / ours[p]) * 100) / 100),
+  };
 }
 
 type Phases = Awaited<ReturnType<typeof throughHost>>;
@@ -238,6 +323,7 @@ export async function providerBench(): Promise<Record<string, unknown>> {
     const token = await sandbox.token();
     const texts = await providerTexts();
     const hostColdStartToFirstCreateMs = await coldStart(sandbox, token, texts);
+    const inProcessFigures = await inProcessVersusFloor(sandbox, token, n);
     const loopback = await versusFloor(sandbox, token, texts, n, "loopback");
     const simulated: Record<string, unknown> = {};
     for (const rtt of SIMULATED_RTTS_MS)
@@ -246,6 +332,7 @@ export async function providerBench(): Promise<Record<string, unknown>> {
       );
     return {
       parallelism: PARALLELISM,
+      inProcess: inProcessFigures,
       loopback,
       ...simulated,
       serializedProviderBytes: Object.fromEntries(RESOURCE_KINDS.map((k) => [k, Buffer.byteLength(texts[k])])),

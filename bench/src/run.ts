@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   const summary: Record<string, unknown> = {};
   for (const name of names) {
     const started = Date.now();
-    summary[name] = { ...(await areas[name]!()), seconds: Math.round((Date.now() - started) / 100) / 10 };
+    const figures = await areas[name]!();
+    const elapsed = Math.round((Date.now() - started) / 100) / 10;
+    // An area whose own figure is called `seconds` (refresh: the refresh's wall time) keeps it; its run time is then `areaSeconds`.
+    summary[name] = "seconds" in figures ? { ...figures, areaSeconds: elapsed } : { ...figures, seconds: elapsed };
   }
   // Compiled to bench/dist/bench/src: results live beside the sources in bench/results.json.
   const file = join(__dirname, "..", "..", "..", "results.json");

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic-provider";
+import provider = require("./providers/budget-alert");
 
 /** One alert threshold: a percent of the budget amount and whether actual or forecast spend must reach it. */
 export interface ThresholdArgs {
@@ -30,8 +30,6 @@ export interface BudgetAlertArgs {
   /** Take over this existing alert instead of creating one; see README "Adoption". */
   adoptId?: pulumi.Input<string>;
 }
-
-const provider = dynamicProvider("BudgetAlert");
 
 /** A budget alert (`/alerts`): notifies recipients when spend of a scope reaches a threshold of a budget. */
 export class BudgetAlert extends pulumi.dynamic.Resource {

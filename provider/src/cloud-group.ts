@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic-provider";
+import provider = require("./providers/cloud-group");
 
 /** Inputs of a {@link CloudGroup}. */
 export interface CloudGroupArgs {
@@ -14,8 +14,6 @@ export interface CloudGroupArgs {
   /** Take over this existing group (e.g. made in the portal) instead of creating one; see README "Adoption". */
   adoptId?: pulumi.Input<string>;
 }
-
-const provider = dynamicProvider("CloudGroup");
 
 /** A Cloud Group: a named set of cloud accounts, managed through `/groups` and its membership endpoints. */
 export class CloudGroup extends pulumi.dynamic.Resource {

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic-provider";
+import provider = require("./providers/scheduled-report");
 
 export type ReportKind = "summary" | "services" | "daily" | "forecast" | "comparison";
 export type DayOfWeek = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
@@ -44,8 +44,6 @@ export interface ScheduledReportArgs {
   /** Take over this existing report instead of creating one; see README "Adoption". */
   adoptId?: pulumi.Input<string>;
 }
-
-const provider = dynamicProvider("ScheduledReport");
 
 /** A scheduled report (`/reports`): a cost read delivered by e-mail on a schedule. */
 export class ScheduledReport extends pulumi.dynamic.Resource {

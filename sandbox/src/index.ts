@@ -35,6 +35,8 @@ export interface SandboxServerOptions {
   publicUrl?: string;
   /** Requests per minute per token; 0 turns the limit off. Default 600. */
   rateLimitPerMinute?: number;
+  /** The rate limit's window (default 60 s; the limit then counts per window). Benchmarks only; no CLI flag. */
+  rateLimitWindowMs?: number;
   scanStepMs?: number;
   accessTokenTtlSeconds?: number;
   /** Lifetime of authorization codes (`serve --code-ttl`); 300 s by default. */
@@ -101,6 +103,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   try {
     const app = await buildServer(ctx, {
       rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      rateLimitWindowMs: options.rateLimitWindowMs,
       faults: options.faults,
     });
     await app.listen({ port: options.port ?? 0, host });

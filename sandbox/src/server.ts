@@ -23,6 +23,8 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export interface ServerOptions {
   /** Requests per minute per token; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** The window the limit counts over; default one minute (a shorter one lets benchmarks see several windows). */
+  rateLimitWindowMs?: number;
   faults?: FaultOptions;
 }
 
@@ -34,7 +36,7 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
     async (api) => {
       acceptJsonOnly(api);
       if (options.faults) registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `/api/v1${OPENAPI_PATH}`);
-      await registerRateLimit(api, ctx, options.rateLimitPerMinute);
+      await registerRateLimit(api, ctx, options.rateLimitPerMinute, options.rateLimitWindowMs);
       const document = JSON.stringify(buildOpenApiDocument());
       api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
       registerApiRoutes(api, ctx, handlers);

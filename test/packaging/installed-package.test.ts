@@ -16,7 +16,7 @@ const FIXTURE = join(__dirname, "fixture");
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 /** Must not appear anywhere in state: a real engine stores `__provider` for every resource. */
 const SECRET_MARKER = "ccpat_packaging-secret-marker-0123456789";
-const MAX_PROVIDER_BYTES = 2048;
+const MAX_PROVIDER_BYTES = 512;
 
 interface Registered {
   type: string;

@@ -14,6 +14,7 @@ import type { z } from "../contract/zod";
 import { ApiError } from "./api-error";
 import { parseJson } from "./json";
 import { errorFromResponse } from "./problem";
+import { RatePacer } from "./rate-pacer";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./token-source";
 import { newIdempotencyKey, send, type RequestEvent, type TransportOptions } from "./transport";
@@ -49,6 +50,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export class CloudCostClient {
   private readonly base: URL;
   private readonly transport: TransportOptions;
+  /** The API's transport: paced by the server's rate-limit headers, one budget per credentials. */
+  private readonly apiTransport: TransportOptions;
   private readonly tokens: TokenSource;
 
   constructor(opts: ClientOptions) {
@@ -58,6 +61,7 @@ export class CloudCostClient {
       retry: { ...DEFAULT_RETRY, ...opts.retry },
       onRequest: opts.onRequest,
     };
+    this.apiTransport = { ...this.transport, pacer: new RatePacer() };
     this.tokens =
       "apiToken" in opts.auth
         ? new StaticTokenSource(opts.auth.apiToken)
@@ -103,11 +107,11 @@ export class CloudCostClient {
     };
 
     let token = await this.tokens.token();
-    let outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.transport);
+    let outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.apiTransport);
     // One refresh on 401: the token expired or was revoked since it was cached (RFC 6750 §3.1).
     if (outcome.response.status === 401 && this.tokens.invalidate(token)) {
       token = await this.tokens.token();
-      outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.transport);
+      outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.apiTransport);
     }
     const { response, attempts } = outcome;
     if (response.status !== route.status) throw errorFromResponse(response, operation, attempts);
@@ -144,8 +148,8 @@ export class CloudCostClient {
   }
 
   // ---- Cloud Groups ----
-  listGroups(): AsyncGenerator<CloudGroup> {
-    return this.paginate("listGroups", CloudGroupPage);
+  listGroups(pageSize?: number): AsyncGenerator<CloudGroup> {
+    return this.paginate("listGroups", CloudGroupPage, pageSize);
   }
   createGroup(body: CreateGroup): Promise<CloudGroup> {
     return this.call("createGroup", { body }, CloudGroup);
@@ -167,8 +171,8 @@ export class CloudCostClient {
   }
 
   // ---- Budget alerts ----
-  listAlerts(): AsyncGenerator<BudgetAlert> {
-    return this.paginate("listAlerts", BudgetAlertPage);
+  listAlerts(pageSize?: number): AsyncGenerator<BudgetAlert> {
+    return this.paginate("listAlerts", BudgetAlertPage, pageSize);
   }
   createAlert(body: AlertInput): Promise<BudgetAlert> {
     return this.call("createAlert", { body }, BudgetAlert);
@@ -184,8 +188,8 @@ export class CloudCostClient {
   }
 
   // ---- Scheduled reports ----
-  listReports(): AsyncGenerator<ScheduledReport> {
-    return this.paginate("listReports", ScheduledReportPage);
+  listReports(pageSize?: number): AsyncGenerator<ScheduledReport> {
+    return this.paginate("listReports", ScheduledReportPage, pageSize);
   }
   createReport(body: ReportInput): Promise<ScheduledReport> {
     return this.call("createReport", { body }, ScheduledReport);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "./api-error";
 import { poolFor } from "./pools";
+import type { RatePacer } from "./rate-pacer";
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, parseRetryAfter, type RetryOptions } from "./retry-policy";
 
 export interface HttpRequest {
@@ -37,6 +38,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retry: RetryOptions;
   onRequest?: (e: RequestEvent) => void;
+  /** Paces requests by the server's RateLimit-* headers (one per identity); none for the token endpoint. */
+  pacer?: RatePacer;
 }
 
 export function headerValue(h: HttpResponse["headers"], name: string): string | undefined {
@@ -71,28 +74,34 @@ async function attemptOnce(req: HttpRequest, timeoutMs: number): Promise<HttpRes
 export async function send(req: HttpRequest, opts: TransportOptions): Promise<{ response: HttpResponse; attempts: number }> {
   for (let attempt = 1; ; attempt++) {
     let response: HttpResponse;
+    await opts.pacer?.acquire();
     try {
       response = await attemptOnce(req, opts.timeoutMs);
     } catch (err) {
+      opts.pacer?.release(0, () => undefined);
       opts.onRequest?.({ operation: req.operation, method: req.method, status: 0, attempt });
       const retry = req.idempotent && isTransientNetworkError(err) && attempt < opts.retry.maxAttempts;
       if (!retry) throw networkError(req, err, attempt);
       await sleep(backoffDelay(attempt, opts.retry));
       continue;
     }
+    opts.pacer?.release(response.status, (name) => headerValue(response.headers, name));
     opts.onRequest?.({ operation: req.operation, method: req.method, status: response.status, attempt });
-    const delay = retryDelay(req, response, attempt, opts.retry);
+    const delay = retryDelay(req, response, attempt, opts.retry, opts.pacer !== undefined);
     if (delay === undefined) return { response, attempts: attempt };
     await sleep(delay);
   }
 }
 
 /** How long to wait before the next attempt, or undefined to stop and hand back `response`. */
-function retryDelay(req: HttpRequest, response: HttpResponse, attempt: number, retry: RetryOptions): number | undefined {
+function retryDelay(req: HttpRequest, response: HttpResponse, attempt: number, retry: RetryOptions, paced: boolean): number | undefined {
   if (!isRetryableStatus(response.status, req.idempotent) || attempt >= retry.maxAttempts) return undefined;
   const after = parseRetryAfter(headerValue(response.headers, "retry-after"));
   if (after === undefined) return backoffDelay(attempt, retry);
-  return after <= retry.maxRetryAfterMs ? after : undefined;
+  if (after > retry.maxRetryAfterMs) return undefined;
+  // A rate-limit refusal the pacer has read: it holds the next attempt until the window it named begins
+  // (to the millisecond, where whole-second Retry-After would oversleep), so no extra wait here.
+  return paced && response.status === 429 && headerValue(response.headers, "ratelimit-reset") !== undefined ? 0 : after;
 }
 
 function networkError(req: HttpRequest, err: unknown, attempts: number): ApiError {

@@ -33,6 +33,7 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (a) => pick(a, diffKeys),
   get: (client, id) => client.getAlert(id),
+  list: (client, pageSize) => client.listAlerts(pageSize),
   create: (client, c) => client.createAlert(apiBody(c)),
   update: async (client, id, c, changed) => (changed.length ? client.replaceAlert(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteAlert(id).then(() => undefined),

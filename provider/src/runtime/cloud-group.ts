@@ -53,6 +53,7 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
   outputs: (g) => ({ ...inputsOf(g), source: g.source, createdAt: g.createdAt, updatedAt: g.updatedAt }),
   inputs: inputsOf,
   get: (client, id) => client.getGroup(id),
+  list: (client, pageSize) => client.listGroups(pageSize),
   async create(client, c) {
     const group = await client.createGroup({ name: c.name, description: c.description });
     if (members(c).length === 0) return group;

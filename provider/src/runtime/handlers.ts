@@ -7,6 +7,7 @@ import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
 import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
+import { endBurst, liveForRead } from "./refresh-burst";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -109,9 +110,14 @@ export function readBack<C extends Props, L extends { id: string }>(spec: Resour
 }
 
 /** Outputs: the live object, every input in Check's form (so policies judge outputs as they judge inputs), and the owner. */
-async function outputsOf<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, live: L, carried: Props): Promise<Props> {
+async function outputsOf<C extends Props, L extends { id: string }>(
+  spec: ResourceSpec<C, L>,
+  live: L,
+  carried: Props,
+  inputs: Props = readBack(spec, live, carried),
+): Promise<Props> {
   const org = await organizationOf(currentClient());
-  return { ...spec.outputs(live), ...readBack(spec, live, carried), [ORGANIZATION_KEY]: org.id };
+  return { ...spec.outputs(live), ...inputs, [ORGANIZATION_KEY]: org.id };
 }
 
 /**
@@ -148,6 +154,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     create: (inputs: Props) =>
       withHint(async () => {
         const client = currentClient();
+        endBurst(client, spec.typeName);
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const live = typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked);
@@ -157,8 +164,10 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
       withHint(async () => {
         const stored = withoutReserved(props);
         try {
-          const live = await spec.get(currentClient(), id);
-          return { id, props: await outputsOf(spec, live, stored), inputs: readBack(spec, live, stored) };
+          const live = await liveForRead(spec, currentClient(), id);
+          // Read back once: the same inputs go into the outputs and replace the stored inputs.
+          const inputs = readBack(spec, live, stored);
+          return { id, props: await outputsOf(spec, live, stored, inputs), inputs };
         } catch (e) {
           if (!isNotFound(e)) throw e;
           // `Resource.get(name, id)` (no stored state): the engine fails a read only when there are no
@@ -178,6 +187,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     update: (id: string, olds: Props, news: Props) =>
       withHint(async () => {
         const client = currentClient();
+        endBurst(client, spec.typeName);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
         return { outs: await outputsOf(spec, live, checked) };
@@ -185,6 +195,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
         try {
+          endBurst(currentClient(), spec.typeName);
           await spec.remove(currentClient(), id);
         } catch (e) {
           // Already gone is what delete wants, once the credentials are known to see the owner.

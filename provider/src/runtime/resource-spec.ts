@@ -33,6 +33,8 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   /** The inputs that would produce a live object (before Check's canonical form), so refresh shows drift. */
   inputs(live: Live): Props;
   get(client: CloudCostClient, id: string): Promise<Live>;
+  /** Every object of the kind in the credentials' organization, in pages of `pageSize` (refresh by pages). */
+  list(client: CloudCostClient, pageSize: number): AsyncIterable<Live>;
   create(client: CloudCostClient, inputs: Checked): Promise<Live>;
   /** Sends only what `changed` names; resolves undefined when nothing had to be sent. */
   update(client: CloudCostClient, id: string, inputs: Checked, changed: readonly string[]): Promise<Live | undefined>;

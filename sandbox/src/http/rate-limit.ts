@@ -25,11 +25,11 @@ function rateLimitKey(ctx: SandboxContext, request: FastifyRequest): string {
  * `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset` headers. `perMinute` 0 turns it off.
  * Register before the routes: the plugin attaches itself to routes as they are added.
  */
-export async function registerRateLimit(api: FastifyInstance, ctx: SandboxContext, perMinute: number): Promise<void> {
+export async function registerRateLimit(api: FastifyInstance, ctx: SandboxContext, perMinute: number, windowMs = 60_000): Promise<void> {
   if (perMinute === 0) return;
   await api.register(rateLimit, {
     max: perMinute,
-    timeWindow: 60_000,
+    timeWindow: windowMs,
     enableDraftSpec: true,
     keyGenerator: (request) => rateLimitKey(ctx, request),
     errorResponseBuilder: (_request, context) =>
@@ -37,7 +37,7 @@ export async function registerRateLimit(api: FastifyInstance, ctx: SandboxContex
         429,
         "rate-limited",
         "Too many requests",
-        `More than ${context.max} requests per minute from this client; retry in ${context.after}.`,
+        `More than ${context.max} requests per ${windowMs === 60_000 ? "minute" : `${windowMs} ms`} from this client; retry in ${context.after}.`,
       ),
   });
 }
