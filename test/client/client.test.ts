@@ -40,7 +40,7 @@ describe("client against the sandbox", () => {
     const rec = recorder();
     const paging = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token }, onRequest: rec.onRequest });
     const seen: string[] = [];
-    for await (const g of paging.paginate("listGroups", CloudGroupPage, 2)) seen.push(g.name);
+    for await (const g of paging.paginate("listGroups", 2)) seen.push(g.name);
     expect(seen).toEqual(expect.arrayContaining(names));
     expect(new Set(seen).size).toBe(seen.length);
     // One request per page of two; the server may or may not know that a full last page is the last.
