@@ -1,6 +1,6 @@
 import type { FieldError } from "@cloudcost/api";
 import type { z } from "@cloudcost/api";
-import { invalidRequest } from "./service-error";
+import { invalidRequest } from "./errors";
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,8 +1,8 @@
 import type { Scope } from "@cloudcost/api";
 import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { Authentication, Principal } from "../identity/credentials";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 const REALM = 'Bearer realm="cloudcost"';
 /** RFC 6750 §2.1: `b64token`. */

@@ -1,9 +1,9 @@
 import { IdempotencyKey } from "@cloudcost/api";
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
-import { writeTransaction } from "../database";
-import { invalidRequest, unprocessable } from "../service-error";
+import type { SandboxContext } from "../service/context";
+import { writeTransaction } from "../store/connection";
+import { invalidRequest, unprocessable } from "../errors";
 import type { ApiResponse } from "./api-response";
 
 /** Sorted keys, so the same JSON body in another key order is the same request. */

@@ -1,6 +1,6 @@
 import type { Problem } from "@cloudcost/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 /** Sends an RFC 9457 problem (`application/problem+json`) carrying the request ID (also in `X-Request-Id`). */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {

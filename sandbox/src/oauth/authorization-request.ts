@@ -1,5 +1,5 @@
 import { AuthorizationRequest, type Scope } from "@cloudcost/api";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { intersectScopes } from "../identity/credentials";
 import { OAuthFailure } from "./errors";

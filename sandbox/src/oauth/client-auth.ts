@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { OAuthFailure } from "./errors";
 import type { Form } from "./form";

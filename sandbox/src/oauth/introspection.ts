@@ -1,6 +1,6 @@
 import { TokenHintRequest, type IntrospectionResponse } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
 import { authenticateClient } from "./client-auth";

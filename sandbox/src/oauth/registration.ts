@@ -1,6 +1,6 @@
 import { ALL_SCOPES, ClientRegistrationRequest, type ClientRegistrationResponse, type Scope } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { AttemptLimiter, takeAttempt } from "../identity/attempt-limiter";
 import { noStore, OAuthFailure, sendOAuthError } from "./errors";

@@ -1,6 +1,6 @@
 import { TokenHintRequest } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";
 import { authenticateOptionalClient } from "./client-auth";
 import { noStore, OAuthFailure } from "./errors";

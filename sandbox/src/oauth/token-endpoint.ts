@@ -1,6 +1,6 @@
 import type { TokenResponse } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { AuthorizationCodes } from "../identity/authorization-codes";
 import type { ClientRecord } from "../identity/credentials";
 import { authenticateClient } from "./client-auth";

@@ -1,6 +1,6 @@
 import type { CloudGroup } from "@cloudcost/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
 import { html, type SafeHtml } from "./html";

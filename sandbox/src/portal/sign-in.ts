@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
 import { formFields } from "./form-fields";

@@ -1,5 +1,5 @@
 import { AuthorizationCodeRequest, type TokenResponse } from "@cloudcost/api";
-import type { SandboxContext } from "../../context";
+import type { SandboxContext } from "../../service/context";
 import type { AuthorizationCodes, StoredCode } from "../../identity/authorization-codes";
 import { intersectScopes, type ClientRecord } from "../../identity/credentials";
 import { OAuthFailure } from "../errors";

@@ -1,5 +1,5 @@
 import { ClientCredentialsRequest, type TokenResponse } from "@cloudcost/api";
-import type { SandboxContext } from "../../context";
+import type { SandboxContext } from "../../service/context";
 import { intersectScopes, type ClientRecord } from "../../identity/credentials";
 import { OAuthFailure } from "../errors";
 import { parseParams, type Form } from "../form";

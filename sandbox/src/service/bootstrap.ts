@@ -1,15 +1,9 @@
 import { ALL_SCOPES, type Provider } from "@cloudcost/api";
 import { connectAccount } from "./connect-account";
 import type { SandboxContext } from "./context";
-import { bootstrapIdentity } from "./identity/bootstrap";
-import { writeTransaction } from "./database";
-import { sql } from "./statements";
-
-export const META_SCHEMA = `
-CREATE TABLE IF NOT EXISTS sandbox_meta (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);`;
+import { bootstrapIdentity } from "../identity/bootstrap";
+import { writeTransaction } from "../store/connection";
+import { sql } from "../store/statements";
 
 /** The organization every fresh data folder starts with (documented in sandbox/README.md). */
 export const DEMO_ORG = "demo";

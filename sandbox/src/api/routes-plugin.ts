@@ -1,14 +1,14 @@
 import { routes, type Route, type z } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
-import { writeTransaction } from "../database";
-import type { Call, Handler, HandlerMap } from "../handlers/handler";
-import { notFound } from "../service-error";
+import type { SandboxContext } from "../service/context";
+import { writeTransaction } from "../store/connection";
+import type { Call, Handler, HandlerMap } from "./handler";
+import { notFound } from "../errors";
 import { fieldErrors, parseOrThrow } from "../validation";
-import type { ApiResponse } from "./api-response";
-import { authenticate, requireScope } from "./bearer-auth";
-import { etagOfJson } from "./etag";
-import { idempotencyKey, requestFingerprint, runIdempotently } from "./idempotency";
+import type { ApiResponse } from "../http/api-response";
+import { authenticate, requireScope } from "../http/bearer-auth";
+import { etagOfJson } from "../http/etag";
+import { idempotencyKey, requestFingerprint, runIdempotently } from "../http/idempotency";
 
 /** `/groups/{groupId}` (OpenAPI) → `/groups/:groupId` (fastify). */
 export const fastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ":$1");

@@ -1,6 +1,6 @@
 import { Member, type CreateGroup, type PageQuery, type ReplaceMembers, type UpdateGroup } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
-import { notFound } from "../service-error";
+import { notFound } from "../errors";
 import { param, type Call, type HandlerMap } from "./handler";
 
 const groupId = (c: Call): string => param(c, "groupId");

@@ -1,14 +1,14 @@
-import type { Costs } from "./costs/cost-reads";
-import type { Db } from "./database";
-import type { Credentials } from "./identity/credentials";
-import type { Organizations } from "./organizations";
-import type { Accounts } from "./store/accounts";
-import type { Alerts } from "./store/alerts";
-import type { Findings } from "./store/findings";
-import type { Groups } from "./store/groups";
-import type { IdempotencyKeys } from "./store/idempotency-keys";
-import type { Reports } from "./store/reports";
-import type { Scans } from "./store/scans";
+import type { Costs } from "../costs/cost-reads";
+import type { Db } from "../store/connection";
+import type { Credentials } from "../identity/credentials";
+import type { Organizations } from "../store/organizations";
+import type { Accounts } from "../store/accounts";
+import type { Alerts } from "../store/alerts";
+import type { Findings } from "../store/findings";
+import type { Groups } from "../store/groups";
+import type { IdempotencyKeys } from "../store/idempotency-keys";
+import type { Reports } from "../store/reports";
+import type { Scans } from "../store/scans";
 
 export interface SandboxConfig {
   dataDir: string;

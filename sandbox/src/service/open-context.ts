@@ -1,16 +1,16 @@
 import { bootstrapDataFolder } from "./bootstrap";
 import type { SandboxConfig, SandboxContext } from "./context";
-import { Costs } from "./costs/cost-reads";
-import { openDatabase } from "./database";
-import { Credentials } from "./identity/credentials";
-import { Organizations } from "./organizations";
-import { Accounts } from "./store/accounts";
-import { alertStore } from "./store/alerts";
-import { Findings } from "./store/findings";
-import { Groups } from "./store/groups";
-import { IdempotencyKeys } from "./store/idempotency-keys";
-import { reportStore } from "./store/reports";
-import { Scans } from "./store/scans";
+import { Costs } from "../costs/cost-reads";
+import { openDatabase } from "../store/connection";
+import { Credentials } from "../identity/credentials";
+import { Organizations } from "../store/organizations";
+import { Accounts } from "../store/accounts";
+import { alertStore } from "../store/alerts";
+import { Findings } from "../store/findings";
+import { Groups } from "../store/groups";
+import { IdempotencyKeys } from "../store/idempotency-keys";
+import { reportStore } from "../store/reports";
+import { Scans } from "../store/scans";
 
 /** Opens the data folder and wires every store; a fresh folder is bootstrapped with the `demo` organization. */
 export function openContext(config: SandboxConfig): SandboxContext {

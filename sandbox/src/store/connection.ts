@@ -1,38 +1,9 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ORGANIZATION_SCHEMA } from "./organizations";
-import { CREDENTIAL_SCHEMA } from "./identity/credentials";
-import { USER_SCHEMA } from "./identity/users";
-import { SESSION_SCHEMA } from "./identity/sessions";
-import { AUTHORIZATION_CODE_SCHEMA } from "./identity/authorization-codes";
-import { ACCOUNT_SCHEMA } from "./store/accounts";
-import { GROUP_SCHEMA } from "./store/groups";
-import { ALERT_SCHEMA } from "./store/alerts";
-import { REPORT_SCHEMA } from "./store/reports";
-import { FINDING_SCHEMA } from "./store/findings";
-import { SCAN_SCHEMA } from "./store/scans";
-import { IDEMPOTENCY_SCHEMA } from "./store/idempotency-keys";
-import { META_SCHEMA } from "./bootstrap";
+import { MIGRATIONS } from "./migrations";
 
 export type Db = Database.Database;
-
-/** Every module that owns tables contributes its idempotent DDL here; order matters for foreign keys. */
-const SCHEMAS: readonly string[] = [
-  ORGANIZATION_SCHEMA,
-  CREDENTIAL_SCHEMA,
-  USER_SCHEMA,
-  SESSION_SCHEMA,
-  AUTHORIZATION_CODE_SCHEMA,
-  ACCOUNT_SCHEMA,
-  GROUP_SCHEMA,
-  ALERT_SCHEMA,
-  REPORT_SCHEMA,
-  FINDING_SCHEMA,
-  SCAN_SCHEMA,
-  IDEMPOTENCY_SCHEMA,
-  META_SCHEMA,
-];
 
 /** How long a connection waits for another one's write lock (SQLite's busy handler) before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -87,7 +58,7 @@ export function openDatabase(dir: string): Db {
     retryBusy(() => db.pragma("journal_mode = WAL"));
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
-    writeTransaction(db, () => SCHEMAS.forEach((sql) => db.exec(sql)));
+    writeTransaction(db, () => MIGRATIONS.forEach((ddl) => db.exec(ddl)));
   } catch (error) {
     db.close();
     throw error;

@@ -1,6 +1,6 @@
 import type { PageQuery } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { GroupScopedTable } from "../store/group-scoped-table";
 import { param, type HandlerMap } from "./handler";
 

@@ -1,7 +1,7 @@
 import type { Page, PageQuery } from "@cloudcost/api";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db } from "./database";
-import { invalidRequest } from "./service-error";
+import type { Db } from "./connection";
+import { invalidRequest } from "../errors";
 import { sql } from "./statements";
 
 /** Which list a cursor belongs to: its name (`groups`, `findings-waste`, …) and the organization reading it. */

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Db } from "./database";
+import type { Db } from "./connection";
 
 const caches = new WeakMap<Db, Map<string, Statement>>();
 

@@ -1,4 +1,4 @@
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 
 /** One API call after authentication and validation against the route's schemas. */
 export interface Call {

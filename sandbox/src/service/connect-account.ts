@@ -1,7 +1,7 @@
 import type { ConnectedAccount, Provider } from "@cloudcost/api";
 import type { SandboxContext } from "./context";
-import { writeTransaction } from "./database";
-import { initialFindings } from "./store/finding-catalog";
+import { writeTransaction } from "../store/connection";
+import { initialFindings } from "../store/finding-catalog";
 
 /** Connects a cloud account to an organization; the account comes with its initial findings. */
 export function connectAccount(ctx: SandboxContext, orgId: string, provider: Provider, accountId: string, name?: string): ConnectedAccount {

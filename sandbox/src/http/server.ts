@@ -1,19 +1,19 @@
 import { buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { SandboxContext } from "./context";
-import { handlers } from "./handlers";
-import { registerApiRoutes } from "./http/api-routes";
-import { registerFaultInjection, type FaultOptions } from "./http/fault-injection";
-import { clientErrorHandler } from "./http/client-error";
-import { registerHostCheck } from "./http/host-check";
-import { acceptJsonOnly } from "./http/json-body";
-import { registerNotFound } from "./http/not-found";
-import { sendProblem, toServiceError } from "./http/problem";
-import { registerRateLimit } from "./http/rate-limit";
-import { newId } from "./ids";
-import { registerOAuth } from "./oauth";
-import { registerPortal } from "./portal";
-import { ServiceError } from "./service-error";
+import type { SandboxContext } from "../service/context";
+import { handlers } from "../api/handlers";
+import { registerApiRoutes } from "../api/routes-plugin";
+import { registerFaultInjection, type FaultOptions } from "./fault-injection";
+import { clientErrorHandler } from "./client-error";
+import { registerHostCheck } from "./host-check";
+import { acceptJsonOnly } from "./json-body";
+import { registerNotFound } from "./not-found";
+import { sendProblem, toServiceError } from "./problem";
+import { registerRateLimit } from "./rate-limit";
+import { newId } from "../store/ids";
+import { registerOAuth } from "../oauth";
+import { registerPortal } from "../portal";
+import { ServiceError } from "../errors";
 
 /** Request bodies over 1 MiB are refused with 413 (documented limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,17 +1,8 @@
 import type { Scope } from "@cloudcost/api";
-import type { Db } from "./database";
-import { splitScopes } from "./identity/credentials";
+import type { Db } from "./connection";
+import { splitScopes } from "../identity/credentials";
 import { newId } from "./ids";
 import { sql } from "./statements";
-
-export const ORGANIZATION_SCHEMA = `
-CREATE TABLE IF NOT EXISTS orgs (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  permissions TEXT NOT NULL,
-  currency TEXT NOT NULL DEFAULT 'USD',
-  created_at TEXT NOT NULL
-);`;
 
 export interface Organization {
   id: string;

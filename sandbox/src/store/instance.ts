@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "./database";
+import type { Db } from "./connection";
 import { sql } from "./statements";
 
 const ids = new WeakMap<Db, string>();
