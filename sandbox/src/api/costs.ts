@@ -1,12 +1,9 @@
-import type { CostQuery } from "@cloudcost/api";
-import type { HandlerMap } from "./handler";
+import type { ApiHandlers } from "./handler";
 
-const q = (query: unknown): CostQuery => query as CostQuery;
-
-export const costHandlers: HandlerMap = {
-  getCostSummary: (c) => ({ body: c.ctx.costs.summary(c.orgId, q(c.query)) }),
-  getCostByService: (c) => ({ body: c.ctx.costs.byService(c.orgId, q(c.query)) }),
-  getCostByDay: (c) => ({ body: c.ctx.costs.byDay(c.orgId, q(c.query)) }),
-  getCostForecast: (c) => ({ body: c.ctx.costs.forecast(c.orgId, q(c.query)) }),
-  getCostComparison: (c) => ({ body: c.ctx.costs.comparison(c.orgId, q(c.query)) }),
-};
+export const costHandlers = {
+  getCostSummary: (c) => ({ body: c.ctx.costs.summary(c.orgId, c.query) }),
+  getCostByService: (c) => ({ body: c.ctx.costs.byService(c.orgId, c.query) }),
+  getCostByDay: (c) => ({ body: c.ctx.costs.byDay(c.orgId, c.query) }),
+  getCostForecast: (c) => ({ body: c.ctx.costs.forecast(c.orgId, c.query) }),
+  getCostComparison: (c) => ({ body: c.ctx.costs.comparison(c.orgId, c.query) }),
+} satisfies ApiHandlers;

@@ -1,15 +1,10 @@
-import type { FindingKind, PageQuery } from "@cloudcost/api";
-import { param, type HandlerMap } from "./handler";
+import type { ApiHandlers } from "./handler";
 
-function findingHandlers(list: string, kind: FindingKind): HandlerMap {
-  return {
-    [`list${list}`]: (c) => ({ body: c.ctx.findings.pageOpen(c.orgId, kind, c.query as PageQuery) }),
-    [`acknowledge${list}`]: (c) => ({ body: c.ctx.findings.acknowledge(c.orgId, kind, param(c, "findingId")) }),
-  };
-}
-
-export const findingsHandlers: HandlerMap = {
-  ...findingHandlers("Insights", "insight"),
-  ...findingHandlers("Waste", "waste"),
-  ...findingHandlers("Recommendations", "recommendation"),
-};
+export const findingsHandlers = {
+  listInsights: (c) => ({ body: c.ctx.findings.pageOpen(c.orgId, "insight", c.query) }),
+  acknowledgeInsights: (c) => ({ body: c.ctx.findings.acknowledge(c.orgId, "insight", c.params.findingId) }),
+  listWaste: (c) => ({ body: c.ctx.findings.pageOpen(c.orgId, "waste", c.query) }),
+  acknowledgeWaste: (c) => ({ body: c.ctx.findings.acknowledge(c.orgId, "waste", c.params.findingId) }),
+  listRecommendations: (c) => ({ body: c.ctx.findings.pageOpen(c.orgId, "recommendation", c.query) }),
+  acknowledgeRecommendations: (c) => ({ body: c.ctx.findings.acknowledge(c.orgId, "recommendation", c.params.findingId) }),
+} satisfies ApiHandlers;

@@ -1,41 +1,44 @@
-import { Member, type CreateGroup, type PageQuery, type ReplaceMembers, type UpdateGroup } from "@cloudcost/api";
-import { assertIfMatch } from "../http/etag";
+import { Member } from "@cloudcost/api";
 import { notFound } from "../errors";
-import { param, type Call, type HandlerMap } from "./handler";
-
-const groupId = (c: Call): string => param(c, "groupId");
+import { assertIfMatch } from "../http/etag";
+import type { ApiHandlers, Call } from "./handler";
 
 /** The member named by the path; an ID that cannot be an account of that provider cannot be a member either. */
-function pathMember(c: Call): Member {
-  const parsed = Member.safeParse({ provider: param(c, "provider"), accountId: param(c, "accountId") });
-  if (!parsed.success) throw notFound(`${param(c, "accountId")} is not a member of Cloud Group ${groupId(c)}.`);
+function pathMember({ params }: Call<"removeMember">): Member {
+  const parsed = Member.safeParse({ provider: params.provider, accountId: params.accountId });
+  if (!parsed.success) throw notFound(`${params.accountId} is not a member of Cloud Group ${params.groupId}.`);
   return parsed.data;
 }
 
-export const groupHandlers: HandlerMap = {
-  listGroups: (c) => ({ body: c.ctx.groups.page(c.orgId, c.query as PageQuery) }),
+/** RFC 9110 §13.1.1: a change to a group honours `If-Match` against the group's current representation. */
+function assertGroupMatches(c: Call<"updateGroup" | "deleteGroup" | "replaceMembers" | "removeMember">): void {
+  assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, c.params.groupId));
+}
+
+export const groupHandlers = {
+  listGroups: (c) => ({ body: c.ctx.groups.page(c.orgId, c.query) }),
   createGroup: (c) => {
-    const group = c.ctx.groups.create(c.orgId, c.body as CreateGroup, "api");
+    const group = c.ctx.groups.create(c.orgId, c.body, "api");
     return { body: group, location: `/api/v1/groups/${group.id}` };
   },
-  getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, groupId(c)) }),
+  getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, c.params.groupId) }),
   updateGroup: (c) => {
-    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
-    return { body: c.ctx.groups.update(c.orgId, groupId(c), c.body as UpdateGroup) };
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.update(c.orgId, c.params.groupId, c.body) };
   },
   deleteGroup: (c) => {
-    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
-    c.ctx.groups.delete(c.orgId, groupId(c));
+    assertGroupMatches(c);
+    c.ctx.groups.delete(c.orgId, c.params.groupId);
     return {};
   },
-  listMembers: (c) => ({ body: { items: c.ctx.groups.members(c.orgId, groupId(c)) } }),
+  listMembers: (c) => ({ body: { items: c.ctx.groups.members(c.orgId, c.params.groupId) } }),
   replaceMembers: (c) => {
-    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
-    return { body: c.ctx.groups.replaceMembers(c.orgId, groupId(c), (c.body as ReplaceMembers).members as Member[]) };
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.replaceMembers(c.orgId, c.params.groupId, c.body.members) };
   },
-  addMember: (c) => ({ body: c.ctx.groups.addMember(c.orgId, groupId(c), c.body as Member) }),
+  addMember: (c) => ({ body: c.ctx.groups.addMember(c.orgId, c.params.groupId, c.body) }),
   removeMember: (c) => {
-    assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, groupId(c)));
-    return { body: c.ctx.groups.removeMember(c.orgId, groupId(c), pathMember(c)) };
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.removeMember(c.orgId, c.params.groupId, pathMember(c)) };
   },
-};
+} satisfies ApiHandlers;

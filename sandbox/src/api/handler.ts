@@ -1,34 +1,36 @@
+import type { BodyOf, OperationId, ParamsOf, QueryOf, ResponseOf } from "@cloudcost/api";
 import type { SandboxContext } from "../service/context";
 
-/** One API call after authentication and validation against the route's schemas. */
-export interface Call {
+/**
+ * One API call after the route's hooks (authentication, scope, rate limit) and validation against its
+ * schemas: `params`, `query` and `body` are typed from the operation's zod schemas in the contract's table.
+ */
+export interface Call<Id extends OperationId> {
   ctx: SandboxContext;
+  /** The organization of the authenticated principal. */
   orgId: string;
-  /** Path parameters, validated by the route's `params` schema. */
-  params: Readonly<Record<string, string>>;
-  /** Output of the route's `query` schema (undefined when the route has none). */
-  query: unknown;
-  /** Output of the route's `body` schema (undefined when the route has none). */
-  body: unknown;
+  params: ParamsOf<Id>;
+  query: QueryOf<Id>;
+  body: BodyOf<Id>;
   /** The `If-Match` header, for routes with ETags. */
   ifMatch: string | undefined;
 }
 
-/** What a handler answers: the route's success status unless `status` says otherwise; `body` undefined for 204. */
-export interface Outcome {
-  status?: number;
-  body?: unknown;
-  /** Path (below the origin) of a created resource, sent as `Location`. */
-  location?: string;
-}
+/** What a handler answers with the route's success status: the operation's response body (none for 204). */
+export type Outcome<Id extends OperationId> =
+  ResponseOf<Id> extends undefined
+    ? { body?: undefined }
+    : {
+        body: ResponseOf<Id>;
+        /** Path (below the origin) of a created resource, sent as `Location`. */
+        location?: string;
+      };
 
 /** Handlers are synchronous: the route wrapper runs each change in one SQLite transaction that commits before the response. */
-export type Handler = (call: Call) => Outcome;
-export type HandlerMap = Readonly<Record<string, Handler>>;
+export type Handler<Id extends OperationId> = (call: Call<Id>) => Outcome<Id>;
 
-/** A path parameter the route's schema guarantees. */
-export function param(call: Call, name: string): string {
-  const value = call.params[name];
-  if (value === undefined) throw new Error(`route has no path parameter ${name}`);
-  return value;
-}
+/** The logic of every operation of the contract's table; a missing or unknown operation does not compile. */
+export type HandlerMap = { readonly [Id in OperationId]: Handler<Id> };
+
+/** The handlers one route module contributes (`… satisfies ApiHandlers` types each from its operation). */
+export type ApiHandlers = Partial<HandlerMap>;

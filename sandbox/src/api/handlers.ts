@@ -6,7 +6,7 @@ import { groupHandlers } from "./groups";
 import type { HandlerMap } from "./handler";
 import { scanHandlers } from "./scans";
 
-/** The logic of every route of the contract's table, keyed by `operationId`. */
+/** The logic of every operation of the contract's table, keyed by `operationId` (the type proves none is missing). */
 export const handlers: HandlerMap = {
   ...costHandlers,
   ...findingsHandlers,
