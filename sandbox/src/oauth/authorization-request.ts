@@ -50,10 +50,13 @@ function verifiedClient(ctx: SandboxContext, params: Record<string, unknown>): {
 
 /** The parameters as a form: repeated parameters and another response_type are refused before the schema. */
 function asForm(params: Record<string, unknown>): Form {
-  const repeated = Object.entries(params).find(([, v]) => typeof v !== "string");
-  if (repeated) throw new OAuthFailure("invalid_request", `parameter "${repeated[0]}" must not be repeated`);
-  if (params.response_type !== "code") throw new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
-  return params as Form;
+  const form: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string") throw new OAuthFailure("invalid_request", `parameter "${name}" must not be repeated`);
+    form[name] = value;
+  }
+  if (form.response_type !== "code") throw new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
+  return form;
 }
 
 /** Validates query (GET) or form (POST) parameters of `/oauth/authorize`. */

@@ -14,6 +14,7 @@ import {
   type ValidAuthorization,
 } from "./authorization-request";
 import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";
+import { isRecord } from "../validation";
 
 /** Authorization codes expire after five minutes unless configured otherwise (RFC 6749 §4.1.2: "10 minutes" at most). */
 export const DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS = 300;
@@ -72,7 +73,7 @@ function authorizeUrl(auth: ValidAuthorization): string {
 export function registerAuthorizeEndpoint(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
   const errorHandler = authorizeErrorHandler(ctx, stores);
   app.get("/oauth/authorize", { errorHandler }, async (request, reply) => {
-    const auth = validateAuthorization(ctx, request.query as Record<string, unknown>);
+    const auth = validateAuthorization(ctx, isRecord(request.query) ? request.query : {});
     const user = signedInUser(stores, request);
     if (!user) return reply.redirect(signInUrl(request.url));
     return sendConsentPage(reply, auth, permittedScopes(ctx, auth, user), user, reply.generateCsrf());
