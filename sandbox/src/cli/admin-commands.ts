@@ -4,7 +4,7 @@ import type { SandboxContext } from "../service/context";
 import { DEFAULT_SCAN_STEP_MS } from "../index";
 import { openContext } from "../service/open-context";
 import { choice, dataDir, integer, parse, required, scopes, string, type Values } from "./arguments";
-import { UsageError } from "./usage-error";
+import { UsageError } from "../errors";
 
 type Output = (line: string) => void;
 

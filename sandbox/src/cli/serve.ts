@@ -4,7 +4,7 @@ import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSan
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../http/server";
 import { dataDir, fraction, integer, list, parse, string, type Values } from "./arguments";
-import { UsageError } from "./usage-error";
+import { UsageError } from "../errors";
 
 const SERVE_OPTIONS = {
   port: { type: "string" },

@@ -2,7 +2,7 @@ import { AuthorizationRequest, type Scope } from "@cloudcost/api";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { intersectScopes } from "../identity/credentials";
-import { OAuthFailure } from "./errors";
+import { AuthorizationFailure, OAuthFailure, UntrustedRedirect } from "../errors";
 import { parseParams, type Form } from "./form";
 import { grantScopes } from "./scope";
 
@@ -16,20 +16,6 @@ export interface ValidAuthorization {
   scopes: Scope[];
   /** The original parameters, carried through the consent form. */
   params: AuthorizationRequest;
-}
-
-/** Failures reported to the user agent, not the client: redirecting would go to an unverified URI (RFC 6749 §4.1.2.1). */
-export class UntrustedRedirect extends Error {}
-
-/** A failure reported to the client by redirecting to its (verified) redirect URI. */
-export class AuthorizationFailure extends Error {
-  constructor(
-    readonly failure: OAuthFailure,
-    readonly redirectUri: string,
-    readonly state: string | undefined,
-  ) {
-    super(failure.description);
-  }
 }
 
 function single(params: Record<string, unknown>, name: string): string | undefined {

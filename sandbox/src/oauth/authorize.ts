@@ -5,14 +5,8 @@ import type { User } from "../identity/users";
 import { formFields } from "../portal/form-fields";
 import { signedInUser } from "../portal/session";
 import { signInUrl } from "../portal/sign-in";
-import {
-  AuthorizationFailure,
-  redirectWith,
-  scopesForOrganization,
-  UntrustedRedirect,
-  validateAuthorization,
-  type ValidAuthorization,
-} from "./authorization-request";
+import { redirectWith, scopesForOrganization, validateAuthorization, type ValidAuthorization } from "./authorization-request";
+import { AuthorizationFailure, UntrustedRedirect } from "../errors";
 import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";
 import { isRecord } from "../validation";
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { OAuthFailure } from "./errors";
+import { OAuthFailure } from "../errors";
 import { isRecord } from "../validation";
 
 /** A form-encoded request body: each parameter at most once (RFC 6749 §3.1, §3.2). */

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { AttemptLimiter, takeAttempt } from "../identity/attempt-limiter";
-import { noStore, OAuthFailure, sendOAuthError } from "./errors";
+import { noStore, sendOAuthError } from "./error-response";
+import { OAuthFailure } from "../errors";
 import { MAX_REDIRECT_URIS, redirectUriProblem } from "./redirect-uri";
 import { knownScopes } from "./scope";
 

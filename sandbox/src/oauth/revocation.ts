@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";
 import { authenticateOptionalClient } from "./client-auth";
-import { noStore, OAuthFailure } from "./errors";
+import { noStore } from "./error-response";
+import { OAuthFailure } from "../errors";
 import { parseParams, readForm } from "./form";
 
 /**

@@ -1,22 +1,6 @@
-import type { FastifyReply } from "fastify";
 import type { OAuthError } from "@cloudcost/api";
-
-export type OAuthErrorCode = OAuthError["error"];
-
-/** An RFC 6749 §5.2 (or RFC 7591 §3.2.2) error a handler throws; `sendOAuthError` turns it into the response. */
-export class OAuthFailure extends Error {
-  constructor(
-    readonly code: OAuthErrorCode,
-    readonly description: string,
-  ) {
-    super(description);
-  }
-
-  /** RFC 6749 §5.2: 401 for failed client authentication, 400 for everything else. */
-  get status(): 400 | 401 {
-    return this.code === "invalid_client" ? 401 : 400;
-  }
-}
+import type { FastifyReply } from "fastify";
+import type { OAuthFailure } from "../errors";
 
 /** Token responses and errors must never be cached (RFC 6749 §5.1, §5.2). */
 export function noStore(reply: FastifyReply): FastifyReply {
