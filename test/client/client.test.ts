@@ -1,5 +1,5 @@
-import { ApiError, CloudCostClient, CloudGroupPage, closeAllPools, type RequestEvent } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { ApiError, CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 /** Records every HTTP attempt the client makes. */
 function recorder() {

@@ -1,4 +1,4 @@
-import { installedProviderTexts, providerText, RESOURCE_KINDS } from "../harness/provider-host";
+import { installedProviderTexts, providerText, RESOURCE_KINDS } from "@cloudcost/testkit";
 
 describe("the serialized __provider stored with every resource", () => {
   it("is at most 2 KB per resource when the package is installed from node_modules, and only requires the runtime", async () => {

@@ -1,6 +1,6 @@
 /**
  * An engine stand-in that follows pulumi/pulumi's step generator and provider plugin rule by rule (each
- * rule, its Go source and the tests relying on it: test/harness/README.md). It keeps a stack's state
+ * rule, its Go source and the tests relying on it: testkit/README.md). It keeps a stack's state
  * (per URN: id, inputs, outputs, the provider config it was deployed with) and drives the REAL
  * dynamic-provider host (provider-host.ts) and, when given, the REAL policy pack (policy-pack.ts):
  *
