@@ -1,6 +1,6 @@
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { ApiError, periodContaining, type CostForecast, z } from "@cloudcost/api";
-import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy";
+import { ReportViolation, ResourceValidationArgs, validateResourceOfType } from "@pulumi/policy";
 import { readConfig, toConfigSchema } from "../config/schema";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN } from "../inputs/raw";

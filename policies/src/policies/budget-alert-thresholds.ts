@@ -1,6 +1,6 @@
 import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
-import { ResourceValidationPolicy, Secret, remediateResourceOfType } from "@pulumi/policy";
+import { Secret, remediateResourceOfType } from "@pulumi/policy";
 import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN, knownElements } from "../inputs/raw";
