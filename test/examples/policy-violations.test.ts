@@ -28,7 +28,11 @@ const reported = (d: Diagnostic): Reported => ({
 
 /** The `| resource | policy | level |` rows of the README's table. */
 function readmeTable(): { resource: string; policy: string; level: string }[] {
-  return [...readme.matchAll(/^\| `([\w-]+)` \| `([\w-]+)` \| (\w+) \|$/gm)].map((m) => ({ resource: m[1]!, policy: m[2]!, level: m[3]! }));
+  return [...readme.matchAll(/^\| `([\w-]+)` +\| `([\w-]+)` +\| (\w+) +\|$/gm)].map((m) => ({
+    resource: m[1]!,
+    policy: m[2]!,
+    level: m[3]!,
+  }));
 }
 
 let pack: RunningPolicyPack;
