@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/pulumi";
-import { AnalyzeResult, AnalyzerResourceInput, RunningPolicyPack, declareResources, startPolicyPack } from "../../test/harness/policy-pack";
+import { AnalyzeResult, AnalyzerResourceInput, RunningPolicyPack, declareResources, startPolicyPack } from "@cloudcost/testkit";
 
 const ANALYZE_CALLS = 2_000;
 const BASELINE_CALLS = 1_000;

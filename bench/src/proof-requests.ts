@@ -10,8 +10,9 @@ import {
   urn,
   type ProviderHost,
   type ResourceKind,
-} from "../../test/harness/provider-host";
-import { cliJson, type OAuthClient } from "../../test/harness/sandbox";
+  cliJson,
+  type OAuthClient,
+} from "@cloudcost/testkit";
 
 /**
  * Area `requests`: HTTP requests per provider operation and token requests per token lifetime, COUNTED

@@ -1,19 +1,21 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
-import { leanEngine, type EncodedState } from "../../test/harness/lean-engine";
 import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
 import { handlers } from "@cloudcost/pulumi/runtime";
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  leanEngine,
+  type EncodedState,
   providerTexts,
   RESOURCE_KINDS,
   startConfiguredHost,
   urn,
   type ProviderHost,
   type ResourceKind,
-} from "../../test/harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
+  startSandbox,
+  type RunningSandbox,
+} from "@cloudcost/testkit";
 
 /**
  * Area `provider`: N resources (default 1,000; `BENCH_PROVIDER_N` lowers it), a mix of groups (half with a

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AlertInput, CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
 import { startSandboxServer } from "@cloudcost/sandbox";
-import { cliJson } from "../../test/harness/sandbox";
+import { cliJson } from "@cloudcost/testkit";
 
 /**
  * Area `rateLimited` (issue 16 item 4): 1,000 client operations (three reads to one create) at

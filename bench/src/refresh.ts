@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandboxServer, type RunningSandboxServer } from "@cloudcost/sandbox";
-import { leanEngine, type EncodedState } from "../../test/harness/lean-engine";
-import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ResourceKind } from "../../test/harness/provider-host";
-import { cliJson } from "../../test/harness/sandbox";
+import { leanEngine, type EncodedState } from "@cloudcost/testkit";
+import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ResourceKind } from "@cloudcost/testkit";
+import { cliJson } from "@cloudcost/testkit";
 
 /**
  * Area `refresh` (issue 16 item 1): a refresh of N ≥ 1,000 resources of the three kinds through the REAL

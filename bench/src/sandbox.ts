@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Pool } from "undici";
-import { readyLine, stopChild } from "../../test/harness/child-process";
-import { startSandbox } from "../../test/harness/sandbox";
+import { readyLine, stopChild, startSandbox } from "@cloudcost/testkit";
 
 /** Fixed load: this many requests in flight, for this long, per measurement. */
 const CONCURRENCY = 16;

@@ -12,18 +12,20 @@ import { budgetTotalCap } from "./stack/budget-total-cap";
 import { cloudGroupBudgetCoverage } from "./stack/cloud-group-budget-coverage";
 import { cloudGroupExclusiveMembership } from "./stack/cloud-group-exclusive-membership";
 
-/** Every policy of the pack, in the order the CLI lists them. */
-export const policies: Policies = [
-  budgetAlertMaxAmount,
-  budgetAlertCurrency,
-  budgetAlertThresholds,
-  budgetAlertRecipients,
-  budgetAlertGroupScope,
-  budgetAlertForecast,
-  scheduledReportRecipients,
-  scheduledReportDelivery,
-  cloudGroupMembers,
-  cloudGroupBudgetCoverage,
-  budgetTotalCap,
-  cloudGroupExclusiveMembership,
-];
+/** Our default set, in the order the CLI lists them: every policy as shipped. */
+export function defaultPolicies(): Policies {
+  return [
+    budgetAlertMaxAmount(),
+    budgetAlertCurrency(),
+    budgetAlertThresholds(),
+    budgetAlertRecipients(),
+    budgetAlertGroupScope(),
+    budgetAlertForecast(),
+    scheduledReportRecipients(),
+    scheduledReportDelivery(),
+    cloudGroupMembers(),
+    cloudGroupBudgetCoverage(),
+    budgetTotalCap(),
+    cloudGroupExclusiveMembership(),
+  ];
+}

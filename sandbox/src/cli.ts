@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { accountAdd, clientCreate, clientDelete, orgCreate, tokenCreate, tokenRevoke } from "./cli/admin-commands";
 import { serve } from "./cli/serve";
-import { UsageError } from "./cli/usage-error";
+import { UsageError } from "./errors";
 
 const USAGE = `usage: cloudcost-sandbox <command> [--data DIR]
   serve [--port 8787] [--host 127.0.0.1] [--public-url URL] [--rate-limit 600] [--scan-step-ms 1000] [--token-ttl 3600] [--code-ttl 300] [--retention 86400]

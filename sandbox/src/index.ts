@@ -1,22 +1,22 @@
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
-import type { SandboxContext } from "./context";
+import type { SandboxContext } from "./service/context";
 import type { FaultOptions } from "./http/fault-injection";
 import { reachableHosts } from "./http/host-check";
 import { purgeExpired } from "./identity/purge";
-import { openContext } from "./open-context";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./server";
+import { openContext } from "./service/open-context";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./http/server";
 
-export type { SandboxConfig, SandboxContext } from "./context";
+export type { SandboxConfig, SandboxContext } from "./service/context";
 export type { FaultKind, FaultOptions } from "./http/fault-injection";
 export { FAULT_KINDS } from "./http/fault-injection";
-export { BODY_LIMIT_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer, type ServerOptions } from "./server";
-export { openContext } from "./open-context";
-export { DEMO_ORG } from "./bootstrap";
+export { BODY_LIMIT_BYTES, DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer, type ServerOptions } from "./http/server";
+export { openContext } from "./service/open-context";
+export { DEMO_ORG } from "./service/bootstrap";
 export { DEMO_USER } from "./identity/bootstrap";
-export { connectAccount } from "./connect-account";
-export { ServiceError } from "./service-error";
+export { connectAccount } from "./service/connect-account";
+export { ServiceError } from "./errors";
 
 /** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
 export const DEFAULT_SCAN_STEP_MS = 1000;

@@ -1,6 +1,6 @@
 import type { FieldError } from "@cloudcost/api";
 import type { z } from "@cloudcost/api";
-import { invalidRequest } from "./service-error";
+import { invalidRequest } from "./errors";
 
 type Issue = z.core.$ZodIssue;
 
@@ -21,4 +21,14 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   if (result.success) return result.data;
   const errors = fieldErrors(result.error.issues, where);
   throw invalidRequest(`Invalid ${where}: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}.`, errors);
+}
+
+/** A parsed JSON object, form or query string: an object that is not an array (narrows without a cast). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One field of a parsed query string or form (`undefined` when the request has none or is not an object). */
+export function fieldOf(container: unknown, name: string): unknown {
+  return isRecord(container) ? container[name] : undefined;
 }

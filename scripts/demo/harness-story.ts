@@ -2,15 +2,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
-import { ForwardingMocks, type ForwardedResource } from "../../test/harness/mock-engine";
 import {
+  ForwardingMocks,
+  type ForwardedResource,
   declareResources,
   startPolicyPack,
   type Diagnostic,
   type PolicyPackConfigFile,
   type RunningPolicyPack,
-} from "../../test/harness/policy-pack";
-import { secret, startProviderHost, type ProviderHost } from "../../test/harness/provider-host";
+  secret,
+  startProviderHost,
+  type ProviderHost,
+} from "@cloudcost/testkit";
 import type { StoryOutcome } from "./cli-story";
 import { detail, step } from "./output";
 import { runProgram } from "./program";
@@ -19,7 +22,7 @@ import { DRIFTED_AMOUNT, POLICY_VIOLATIONS, QUICKSTART, changeAlertBehindPulumis
 /**
  * The same story without the Pulumi CLI: every component the engine would run is real — the program
  * under the SDK, the serialized provider, the dynamic-provider host, the policy-pack process, the
- * sandbox — and only the engine's bookkeeping is replaced by the test harness (test/harness/).
+ * sandbox — and only the engine's bookkeeping is replaced by the test harness (testkit/, @cloudcost/testkit).
  */
 const HARNESS = "(harness)";
 const short = (type: string) => type.split(":").pop()!;

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_USER } from "@cloudcost/sandbox";
-import { startSandbox, type RunningSandbox } from "../../test/harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { cliStory, type StoryOutcome } from "./cli-story";
 import { harnessStory } from "./harness-story";
 import { detail, step } from "./output";

@@ -1,5 +1,5 @@
-import { ApiError, CloudCostClient, CloudGroupPage, closeAllPools, type RequestEvent } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { ApiError, CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 /** Records every HTTP attempt the client makes. */
 function recorder() {
@@ -33,6 +33,32 @@ describe("client against the sandbox", () => {
     await expect(client.getGroup(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("keeps what the problem said: type, title, status, detail, instance and request id", async () => {
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+    const err = await client.getGroup("grp_0123456789abcdefghijkl").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      status: 404,
+      type: "https://cloudcost.dev/problems/not-found",
+      title: "Not found",
+      instance: "/api/v1/groups/grp_0123456789abcdefghijkl",
+      requestId: expect.stringMatching(/^req_/),
+      detail: expect.stringContaining("grp_0123456789abcdefghijkl"),
+    });
+  });
+
+  it("a failed connection keeps what the transport threw as its cause", async () => {
+    const client = new CloudCostClient({ baseUrl: "http://127.0.0.1:9/api/v1", auth: { apiToken: token }, retry: { maxAttempts: 1 } });
+    const err = await client.getOrganization().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    const { status, detail, cause } = err as ApiError;
+    expect(status).toBe(0);
+    // The detail summarises the cause; the cause itself is kept, not replaced.
+    const { code, message } = cause as { code?: string; message?: string };
+    expect(code ?? message).toBeTruthy();
+    expect(detail).toContain(String(code ?? message));
+  });
+
   it("follows nextCursor through every page", async () => {
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
     const names = ["Page a", "Page b", "Page c", "Page d", "Page e"];
@@ -40,7 +66,7 @@ describe("client against the sandbox", () => {
     const rec = recorder();
     const paging = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token }, onRequest: rec.onRequest });
     const seen: string[] = [];
-    for await (const g of paging.paginate("listGroups", CloudGroupPage, 2)) seen.push(g.name);
+    for await (const g of paging.paginate("listGroups", 2)) seen.push(g.name);
     expect(seen).toEqual(expect.arrayContaining(names));
     expect(new Set(seen).size).toBe(seen.length);
     // One request per page of two; the server may or may not know that a full last page is the last.

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readyLine, stopChild } from "../harness/child-process";
-import { cliJson } from "../harness/sandbox";
+import { readyLine, stopChild } from "@cloudcost/testkit";
+import { cliJson } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let server: { url: string };

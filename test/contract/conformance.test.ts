@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { UserAgent, hiddenFields } from "../oauth/support/user-agent";
 import { DOCUMENT_PATH, loadContract, type Operation } from "./support/contract";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DOCUMENT_PATH } from "./support/contract";
 import { tour } from "./generated/client-program";
 

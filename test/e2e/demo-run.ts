@@ -1,8 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { noteCommandEnd } from "../harness/child-process";
-import { startSandbox } from "../harness/sandbox";
+import { noteCommandEnd, startSandbox } from "@cloudcost/testkit";
 
 const DEMO = join(__dirname, "..", "..", "scripts", "demo.js");
 

@@ -1,6 +1,6 @@
 import type { CloudGroup } from "@cloudcost/api";
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "@cloudcost/testkit";
 
 /** examples/adopt-existing takes over the portal-made "Production" group every fresh sandbox has. */
 let d: Deployment;

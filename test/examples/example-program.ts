@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { runProgram } from "../../scripts/demo/program";
-import { Engine } from "../harness/engine";
-import { DECLARE_PROJECT, DECLARE_STACK, type Diagnostic, type RunningPolicyPack } from "../harness/policy-pack";
+import { Engine, DECLARE_PROJECT, DECLARE_STACK, type Diagnostic, type RunningPolicyPack } from "@cloudcost/testkit";
 
 export const EXAMPLES = join(__dirname, "..", "..", "examples");
 

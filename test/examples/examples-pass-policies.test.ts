@@ -1,4 +1,4 @@
-import { DECLARE_PROJECT, DECLARE_STACK, startPolicyPack, type RunningPolicyPack } from "../harness/policy-pack";
+import { DECLARE_PROJECT, DECLARE_STACK, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 import { previewDiagnostics, stackConfigOf } from "./example-program";
 
 /**

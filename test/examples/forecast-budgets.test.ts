@@ -1,6 +1,6 @@
 import { lastQuarter } from "@cloudcost/pulumi";
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "@cloudcost/testkit";
 
 /** examples/forecast-budgets: each group's quarterly budget follows its cost history in the sandbox. */
 let d: Deployment;

@@ -1,6 +1,6 @@
 import type { BudgetAlert, ScheduledReport } from "@cloudcost/api";
 import { runExample, stackConfigOf } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "@cloudcost/testkit";
 
 /** examples/platform-teams with its own Pulumi.dev.yaml, deployed into a sandbox and checked there. */
 let d: Deployment;

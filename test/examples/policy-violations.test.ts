@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startPolicyPack, type Diagnostic, type PolicyPackConfigFile, type RunningPolicyPack } from "../harness/policy-pack";
+import { startPolicyPack, type Diagnostic, type PolicyPackConfigFile, type RunningPolicyPack } from "@cloudcost/testkit";
 import { EXAMPLES, previewDiagnostics } from "./example-program";
 
 /**

@@ -1,5 +1,5 @@
 import { runExample } from "./example-program";
-import { idOf, startDeployment, valueOf, type Deployment } from "../harness/deployment";
+import { idOf, startDeployment, valueOf, type Deployment } from "@cloudcost/testkit";
 
 /** examples/quickstart deployed through the real provider host into a sandbox, then checked there. */
 let d: Deployment;

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { noteCommandEnd, readyLine, stopChild, takeSignalDeaths } from "../harness/child-process";
+import { noteCommandEnd, readyLine, stopChild, takeSignalDeaths } from "@cloudcost/testkit";
 
 /**
  * The harness's own rule for child processes: a death by a signal the harness did not send (an abort in

@@ -1,6 +1,6 @@
 import { loadOAuth, type Insecure, type OAuth } from "./support/oauth4webapi";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { authorizeAsUser, signedInAgent } from "./support/demo-user";
 import {
   apiStatus,

@@ -1,5 +1,5 @@
 import { loadOAuth, type Insecure, type OAuth } from "./support/oauth4webapi";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "./support/demo-user";
 import { apiStatus, discover, oauthError, portalClient } from "./support/oauth-client";
 import type { UserAgent } from "./support/user-agent";

@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "./support/demo-user";
 import { authorizationRequest, discover, registerPublicClient } from "./support/oauth-client";
 import type { OAuth } from "./support/oauth4webapi";

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { closeAllPools } from "@cloudcost/api";
-import { startConfiguredHost, urn, type ResourceKind } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startConfiguredHost, urn, type ResourceKind } from "@cloudcost/testkit";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 /**
  * The small `__provider` (issue 16 item 2) under pnpm's strict layout: the packed tarballs installed

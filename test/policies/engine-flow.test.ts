@@ -1,15 +1,21 @@
 /**
- * The policy pack inside an update, as the engine runs it (test/harness/engine.ts): Check, Remediate
+ * The policy pack inside an update, as the engine runs it (testkit/src/engine.ts): Check, Remediate
  * (whose properties become Create's inputs, with no second Check), Analyze, then AnalyzeStack on every
  * resource's final OUTPUTS — and on a later `up`, Same steps carry the stored outputs. Real program, real
  * host, real pack, real sandbox (issue 13 item 3).
  */
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup } from "@cloudcost/pulumi";
-import { Engine, PolicyViolation, type UpResult } from "../harness/engine";
-import { startPolicyPack, type RunningPolicyPack } from "../harness/policy-pack";
-import { secret } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import {
+  Engine,
+  PolicyViolation,
+  type UpResult,
+  startPolicyPack,
+  type RunningPolicyPack,
+  secret,
+  startSandbox,
+  type RunningSandbox,
+} from "@cloudcost/testkit";
 
 let sandbox: RunningSandbox;
 let token: string;

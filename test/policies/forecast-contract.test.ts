@@ -2,8 +2,7 @@ import { createServer } from "node:net";
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { CloudCostClient, closeAllPools, type CostForecast } from "@cloudcost/api";
 import { periodContaining } from "@cloudcost/api";
-import { RunningPolicyPack, declareResources, startPolicyPack } from "../harness/policy-pack";
-import { RunningSandbox, startSandbox } from "../harness/sandbox";
+import { RunningPolicyPack, declareResources, startPolicyPack, RunningSandbox, startSandbox } from "@cloudcost/testkit";
 
 /** The forecast policy in the real pack process against a real sandbox, and against a port nobody listens on. */
 let sandbox: RunningSandbox;

@@ -11,7 +11,7 @@ import {
   RunningPolicyPack,
   declareResources,
   startPolicyPack,
-} from "../harness/policy-pack";
+} from "@cloudcost/testkit";
 
 /**
  * The real pack process over the Analyzer protocol, fed with resources declared through the provider's

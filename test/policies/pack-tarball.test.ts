@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { satisfies } from "semver";
 import { BudgetAlert } from "@cloudcost/pulumi";
-import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "../harness/policy-pack";
+import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 const REPO = join(POLICY_PACK_DIR, "..");

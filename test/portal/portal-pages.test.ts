@@ -1,5 +1,5 @@
 import type { CloudGroup } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "../oauth/support/demo-user";
 import { apiStatus } from "../oauth/support/oauth-client";
 import { hiddenFields, type UserAgent } from "../oauth/support/user-agent";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import type { CloudGroup } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 
 const CHROMIUM = "/usr/bin/chromium";

@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER, signIn } from "../oauth/support/demo-user";
 import { hiddenFields, location, UserAgent } from "../oauth/support/user-agent";
 

@@ -1,5 +1,5 @@
 import { ALL_SCOPES, Route, routes, Scope } from "@cloudcost/api";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { send, WireRequest } from "./support/http";
 import { apiToken, orgApi, revokeToken, UNLIMITED } from "./support/orgs";
 import { expectUnchanged, orgState } from "./support/org-state";

@@ -1,5 +1,4 @@
-import { startConfiguredHost, ProviderHost } from "../harness/provider-host";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { startConfiguredHost, ProviderHost, startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { send } from "./support/http";
 import { expectedLive, liveByName } from "./support/live-state";
 import { UNLIMITED } from "./support/orgs";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { BudgetAlert, CloudGroup } from "@cloudcost/api";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { listAll, send, WireRequest } from "./support/http";
 import { UNLIMITED } from "./support/orgs";
 import { alertInput, OrgApi } from "./support/route-requests";

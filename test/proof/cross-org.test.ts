@@ -1,5 +1,5 @@
 import { routes } from "@cloudcost/api";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { send } from "./support/http";
 import { createOrg, orgApi, UNLIMITED } from "./support/orgs";
 import { expectUnchanged, orgState } from "./support/org-state";

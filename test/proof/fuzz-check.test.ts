@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { AlertInput, AwsAccountId, AzureSubscriptionId, CreateGroup, ReportInput } from "@cloudcost/api";
-import { providerTexts, ResourceKind, startProviderHost, ProviderHost, UNKNOWN, urn } from "../harness/provider-host";
+import { providerTexts, ResourceKind, startProviderHost, ProviderHost, UNKNOWN, urn } from "@cloudcost/testkit";
 import { FUZZ_RUNS } from "./support/soak";
 
 type Json = Record<string, unknown>;

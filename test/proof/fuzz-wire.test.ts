@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { connect } from "node:net";
 import { OAuthError, Problem, routeById, routes } from "@cloudcost/api";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { send, WireRequest } from "./support/http";
 import { orgApi, UNLIMITED } from "./support/orgs";
 import { expectUnchanged, orgState } from "./support/org-state";

@@ -2,10 +2,18 @@ import { existsSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/pulumi";
-import { Engine, stripSecrets } from "../harness/engine";
-import { outputValue } from "../harness/mock-engine";
-import { providerTexts, secret, startProviderHost, ProviderHost, urn } from "../harness/provider-host";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import {
+  Engine,
+  stripSecrets,
+  outputValue,
+  providerTexts,
+  secret,
+  startProviderHost,
+  ProviderHost,
+  urn,
+  startSandbox,
+  RunningSandbox,
+} from "@cloudcost/testkit";
 import { CountingProxy, startCountingProxy } from "./support/counting-proxy";
 import { send } from "./support/http";
 import { revokeToken, UNLIMITED } from "./support/orgs";

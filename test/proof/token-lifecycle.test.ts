@@ -1,6 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { providerTexts, secret, startProviderHost, ProviderHost } from "../harness/provider-host";
-import { startSandbox, RunningSandbox } from "../harness/sandbox";
+import { providerTexts, secret, startProviderHost, ProviderHost, startSandbox, RunningSandbox } from "@cloudcost/testkit";
 import { CountingProxy, startCountingProxy } from "./support/counting-proxy";
 import { revokeToken, UNLIMITED } from "./support/orgs";
 import { checkAndCreate, Created, deleteAll, Desired, failures, readAll } from "./support/provider-run";

@@ -1,12 +1,10 @@
 /**
- * Issue 13 regressions, each driven through the engine rules of test/harness/engine.ts (real programs,
+ * Issue 13 regressions, each driven through the engine rules of testkit/src/engine.ts (real programs,
  * the real dynamic-provider host, a real sandbox): what passes here must hold under Pulumi's engine.
  */
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup } from "@cloudcost/pulumi";
-import { Engine, type StoredResource } from "../harness/engine";
-import { secret } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { Engine, type StoredResource, secret, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 let sandbox: RunningSandbox;
 let token: string;

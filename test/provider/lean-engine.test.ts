@@ -1,7 +1,14 @@
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { leanEngine, type LeanEngine } from "../harness/lean-engine";
-import { providerText, startConfiguredHost, urn, type ProviderHost } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import {
+  leanEngine,
+  type LeanEngine,
+  providerText,
+  startConfiguredHost,
+  urn,
+  type ProviderHost,
+  startSandbox,
+  type RunningSandbox,
+} from "@cloudcost/testkit";
 
 /*
  * The provider benchmark drives the real host through this stand-in; its figures are only worth

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllPools } from "@cloudcost/api";
-import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "@cloudcost/testkit";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 const OLD: Record<ResourceKind, string> = Object.fromEntries(
   RESOURCE_KINDS.map((k) => [k, readFileSync(join(__dirname, "fixtures", `provider-0.1.0-${k}.txt`), "utf8")]),

@@ -8,8 +8,8 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AlertInput, CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
-import { providerTexts, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { providerTexts, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "@cloudcost/testkit";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,6 @@
 import type { CloudCostClient } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, getAccounts, getCostSummary, lastQuarter } from "@cloudcost/pulumi";
-import { startDeployment, type Deployment } from "../harness/deployment";
-import type { Engine } from "../harness/engine";
-import { outputValue } from "../harness/mock-engine";
-import type { RunningSandbox } from "../harness/sandbox";
+import { startDeployment, type Deployment, type Engine, outputValue, type RunningSandbox } from "@cloudcost/testkit";
 
 let deployment: Deployment;
 let sandbox: RunningSandbox;

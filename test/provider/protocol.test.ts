@@ -7,8 +7,9 @@ import {
   urn,
   type ProviderHost,
   type ResourceKind,
-} from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+  startSandbox,
+  type RunningSandbox,
+} from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
 

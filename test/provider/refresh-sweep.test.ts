@@ -2,7 +2,7 @@
  * The class sweep of issue 13 items 1–2: for EVERY input of every kind, a resource that sets it (values
  * drawn by fast-check, spelled the way users write them: unsorted sets, mixed case, float noise) goes
  * through create → refresh → refresh → up → up with `ignoreChanges` on that input, under the engine rules
- * of test/harness/engine.ts. Neither refresh may change the stored inputs or outputs, neither `up` may
+ * of testkit/src/engine.ts. Neither refresh may change the stored inputs or outputs, neither `up` may
  * produce anything but a Same step, and the object on the service must not change (`updatedAt`).
  * Bounded: two drawn values per input, one host per kind, every object destroyed after its case.
  */
@@ -10,9 +10,7 @@ import fc from "fast-check";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, type ResourceKind } from "@cloudcost/pulumi";
 import type * as pulumi from "@pulumi/pulumi";
-import { Engine } from "../harness/engine";
-import { secret } from "../harness/provider-host";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { Engine, secret, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
 

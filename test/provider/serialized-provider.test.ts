@@ -1,4 +1,4 @@
-import { installedProviderTexts, providerTexts, RESOURCE_KINDS, type ResourceKind } from "../harness/provider-host";
+import { installedProviderTexts, providerTexts, RESOURCE_KINDS, type ResourceKind } from "@cloudcost/testkit";
 
 const FILES: Record<ResourceKind, string> = { CloudGroup: "cloud-group", BudgetAlert: "budget-alert", ScheduledReport: "scheduled-report" };
 

@@ -1,6 +1,6 @@
 import { BudgetAlert, BudgetAlertPage, CostSummary, Problem, ScheduledReport } from "@cloudcost/api";
 import { DateTime } from "luxon";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call, fields, reportBody } from "./api-client";
 import { daysFromToday } from "./dates";
 

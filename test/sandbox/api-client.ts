@@ -1,5 +1,5 @@
 import { Problem } from "@cloudcost/api";
-import type { RunningSandbox } from "../harness/sandbox";
+import type { RunningSandbox } from "@cloudcost/testkit";
 
 /** A response as a test sees it: status, headers, parsed JSON body (or undefined) and the raw text. */
 export interface Reply {

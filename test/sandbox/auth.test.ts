@@ -1,5 +1,5 @@
 import type { Problem } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call, expectProblem as expectProblemResponse, fields, type Reply } from "./api-client";
 
 /** A problem response whose `requestId` is the one in the `X-Request-Id` header. */

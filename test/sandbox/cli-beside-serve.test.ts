@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call, fields } from "./api-client";
 
 /**

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SANDBOX_CLI, startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { SANDBOX_CLI, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 
 describe("cloudcost-sandbox command line", () => {

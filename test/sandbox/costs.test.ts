@@ -1,5 +1,5 @@
 import { CostByDay, CostByService, CostComparison, CostForecast, CostSummary, Problem } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 import { daysFromToday } from "./dates";
 

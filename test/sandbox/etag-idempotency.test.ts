@@ -1,5 +1,5 @@
 import { BudgetAlert, CloudGroup, CloudGroupPage, Problem, ScanRun, ScanRunPage } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call } from "./api-client";
 
 describe("ETag / If-Match and Idempotency-Key", () => {

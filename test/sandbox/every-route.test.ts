@@ -1,5 +1,5 @@
 import { routes, type Route } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call, fields, reportBody } from "./api-client";
 import { daysFromToday } from "./dates";
 

@@ -1,5 +1,5 @@
 import { Acknowledgement, FindingPage, ScanRun, ScanRunPage } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 
 const FINAL = ["succeeded", "failed"];

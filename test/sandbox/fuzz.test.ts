@@ -1,6 +1,6 @@
 import { Problem, routeById, routes, type Route } from "@cloudcost/api";
 import fc from "fast-check";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call, fields, reportBody } from "./api-client";
 
 /** A valid body per route with one, so mutations stay close to what the schemas accept. */

@@ -1,5 +1,5 @@
 import { CloudGroup, CostSummary, GlobalFilter, MemberList, Problem } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, DEMO_AZURE, alertBody, call, fields, reportBody } from "./api-client";
 import { daysFromToday } from "./dates";
 

@@ -1,5 +1,5 @@
 import { Problem } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { alertBody, call, expectProblem, fields, type Reply } from "./api-client";
 import { parseRaw, rawExchange, rawRequest } from "./raw-http";
 

@@ -2,7 +2,7 @@ import { CloudGroupPage, Problem } from "@cloudcost/api";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call, expectProblem } from "./api-client";
 
 describe("protocol errors and limits", () => {

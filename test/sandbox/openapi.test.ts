@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from "@cloudcost/api";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 
 describe("OpenAPI document", () => {

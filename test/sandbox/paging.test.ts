@@ -1,5 +1,5 @@
 import { CloudGroupPage, Problem, type CloudGroup, type Page } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 
 describe("cursor paging", () => {

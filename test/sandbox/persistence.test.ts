@@ -1,5 +1,5 @@
 import { BudgetAlert, CloudGroup, FindingPage, ScanRun } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call } from "./api-client";
 
 describe("persistence across restarts", () => {

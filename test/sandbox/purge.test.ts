@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startSandbox, type RunningSandbox } from "../harness/sandbox";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { authorizeAsUser, signedInAgent } from "../oauth/support/demo-user";
 import { authorizationRequest, discover, registerPublicClient } from "../oauth/support/oauth-client";
 import { call } from "./api-client";

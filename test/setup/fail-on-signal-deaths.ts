@@ -1,4 +1,4 @@
-import { describeSignalDeaths, takeSignalDeaths } from "../harness/child-process";
+import { describeSignalDeaths, takeSignalDeaths } from "@cloudcost/testkit";
 
 /**
  * Loaded before every test file (jest `setupFilesAfterEnv`): a process the harness started that died by

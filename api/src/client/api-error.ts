@@ -4,8 +4,12 @@ import type { FieldError } from "../contract/common";
 export interface ApiErrorInit {
   /** HTTP status; 0 when no response arrived (connection failure or timeout). */
   status: number;
+  /** RFC 9457 §3.1.1 `type`: the URI that identifies the kind of problem (absent when no problem arrived). */
+  type?: string;
   title: string;
   detail?: string;
+  /** RFC 9457 §3.1.5 `instance`: the URI of this occurrence. */
+  instance?: string;
   /** Field-level failures of a validation problem (RFC 9457 extension member `errors`). */
   errors?: FieldError[];
   /** The server's request id (`X-Request-Id`), to quote in support requests. */
@@ -15,13 +19,17 @@ export interface ApiErrorInit {
   /** `METHOD path` of the call, with the path relative to the base URL. */
   operation: string;
   attempts: number;
+  /** What the client caught: the transport failure or the schema mismatch (kept, never replaced). */
+  cause?: unknown;
 }
 
 /** An unsuccessful API call: an RFC 9457 problem response, an OAuth error, or a transport failure. */
-export class ApiError extends Error implements ApiErrorInit {
+export class ApiError extends Error implements Omit<ApiErrorInit, "cause"> {
   readonly status: number;
+  readonly type?: string;
   readonly title: string;
   readonly detail?: string;
+  readonly instance?: string;
   readonly errors?: FieldError[];
   readonly requestId?: string;
   readonly oauthError?: string;
@@ -29,11 +37,13 @@ export class ApiError extends Error implements ApiErrorInit {
   readonly attempts: number;
 
   constructor(init: ApiErrorInit) {
-    super(describe(init));
+    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = "ApiError";
     this.status = init.status;
+    this.type = init.type;
     this.title = init.title;
     this.detail = init.detail;
+    this.instance = init.instance;
     this.errors = init.errors;
     this.requestId = init.requestId;
     this.oauthError = init.oauthError;

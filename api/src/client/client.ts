@@ -1,15 +1,9 @@
-import type { ConnectedAccount, Member, Organization as OrganizationT } from "../contract/account";
-import { ConnectedAccountPage, Organization } from "../contract/account";
-import type { AlertInput } from "../contract/budget-alert";
-import { BudgetAlert, BudgetAlertPage } from "../contract/budget-alert";
-import type { CreateGroup, UpdateGroup } from "../contract/cloud-group";
-import { CloudGroup, CloudGroupPage, MemberList } from "../contract/cloud-group";
-import type { Page } from "../contract/common";
-import { CostByDay, CostByService, CostComparison, CostForecast, CostSummary } from "../contract/cost";
-import type { CostQuery } from "../contract/cost";
-import { routeById } from "../contract/routes";
-import type { ReportInput } from "../contract/scheduled-report";
-import { ScheduledReport, ScheduledReportPage } from "../contract/scheduled-report";
+import type { ConnectedAccount, Member, Organization } from "../contract/account";
+import type { AlertInput, BudgetAlert } from "../contract/budget-alert";
+import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
+import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "../contract/cost";
+import { routeById, type BodyInputOf, type OperationId, type Operations, type ResponseOf, type Route } from "../contract/routes";
+import type { ReportInput, ScheduledReport } from "../contract/scheduled-report";
 import type { z } from "../contract/zod";
 import { ApiError } from "./api-error";
 import { parseJson } from "./json";
@@ -33,12 +27,24 @@ export interface ClientOptions {
   onRequest?: (e: RequestEvent) => void;
 }
 
-/** Path, query and body of one call; path parameters fill the route's `{name}` placeholders. */
-export interface CallInput {
+/** Path, query and body of one call, typed from the operation's schemas; path parameters fill the route's `{name}` placeholders. */
+export type CallInput<Id extends OperationId> = (Operations[Id] extends { params: unknown }
+  ? { params: Record<string, string> }
+  : { params?: never }) &
+  (Operations[Id] extends { query: unknown } ? { query?: Record<string, string | number | undefined> } : { query?: never }) &
+  (Operations[Id] extends { body: unknown } ? { body: BodyInputOf<Id> } : { body?: never });
+
+interface UntypedInput {
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
 }
+
+/** Operations whose success body is a page of items (`{ items, nextCursor }`). */
+type PagedOperationId = {
+  [Id in OperationId]: ResponseOf<Id> extends { items: unknown[]; nextCursor?: unknown } ? Id : never;
+}[OperationId];
+type ItemOf<Id extends PagedOperationId> = ResponseOf<Id> extends { items: (infer T)[] } ? T : never;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -80,22 +86,36 @@ export class CloudCostClient {
    * Calls one operation and validates the response with its contract schema. Resolves with the parsed
    * body (undefined for 204); rejects with an {@link ApiError} for any other outcome.
    */
-  async call<S extends z.ZodType | null>(
-    operationId: string,
-    input: CallInput,
-    schema: S,
-  ): Promise<S extends z.ZodType ? z.output<S> : undefined> {
-    const route = routeById(operationId);
+  async call<Id extends OperationId>(operationId: Id, input: CallInput<Id>): Promise<ResponseOf<Id>> {
+    // The route's own response schema parsed the body: it is the operation's response type.
+    return (await this.invoke(routeById(operationId), input)) as ResponseOf<Id>;
+  }
+
+  /** Every item of a paged list operation, following `nextCursor` until the last page. */
+  async *paginate<Id extends PagedOperationId>(operationId: Id, pageSize = 200): AsyncGenerator<ItemOf<Id>> {
+    let cursor: string | undefined;
+    do {
+      const page = (await this.invoke(routeById(operationId), { query: { limit: pageSize, cursor } })) as {
+        items: ItemOf<Id>[];
+        nextCursor?: string | null;
+      };
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  private async invoke(route: Route, input: UntypedInput): Promise<unknown> {
     const relative = fillPath(route.path, input.params ?? {});
     const path = `${this.base.pathname}${relative}${queryString(input.query)}`;
     const operation = `${route.method} ${relative}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (input.body !== undefined) headers["content-type"] = "application/json";
+    const idempotencyKey = route.idempotent === true;
     // Kept across every retry of this call, so a replayed create returns the first result.
-    if (route.idempotent) headers["idempotency-key"] = newIdempotencyKey();
+    if (idempotencyKey) headers["idempotency-key"] = newIdempotencyKey();
     // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
     // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key.
-    const idempotent = route.method !== "POST" || route.idempotent === true;
+    const idempotent = route.method !== "POST" || idempotencyKey;
     const request = {
       origin: this.base.origin,
       path,
@@ -115,7 +135,8 @@ export class CloudCostClient {
     }
     const { response, attempts } = outcome;
     if (response.status !== route.status) throw errorFromResponse(response, operation, attempts);
-    if (schema === null) return undefined as S extends z.ZodType ? z.output<S> : undefined;
+    const schema: z.ZodType | null = route.response;
+    if (schema === null) return undefined;
     const parsed = schema.safeParse(parseJson(response.body));
     if (!parsed.success)
       throw new ApiError({
@@ -124,101 +145,92 @@ export class CloudCostClient {
         detail: parsed.error.issues[0]?.message,
         operation,
         attempts,
+        cause: parsed.error,
       });
-    return parsed.data as S extends z.ZodType ? z.output<S> : undefined;
-  }
-
-  /** Every item of a paged list operation, following `nextCursor` until the last page. */
-  async *paginate<T>(operationId: string, schema: z.ZodType<Page<T>>, pageSize = 200): AsyncGenerator<T> {
-    let cursor: string | undefined;
-    do {
-      const page: Page<T> = await this.call(operationId, { query: { limit: pageSize, cursor } }, schema);
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    return parsed.data;
   }
 
   // ---- Accounts ----
   /** The organization these credentials belong to. */
-  getOrganization(): Promise<OrganizationT> {
-    return this.call("getOrganization", {}, Organization);
+  getOrganization(): Promise<Organization> {
+    return this.call("getOrganization", {});
   }
   listAccounts(): AsyncGenerator<ConnectedAccount> {
-    return this.paginate("listAccounts", ConnectedAccountPage);
+    return this.paginate("listAccounts");
   }
 
   // ---- Cloud Groups ----
   listGroups(pageSize?: number): AsyncGenerator<CloudGroup> {
-    return this.paginate("listGroups", CloudGroupPage, pageSize);
+    return this.paginate("listGroups", pageSize);
   }
   createGroup(body: CreateGroup): Promise<CloudGroup> {
-    return this.call("createGroup", { body }, CloudGroup);
+    return this.call("createGroup", { body });
   }
   getGroup(groupId: string): Promise<CloudGroup> {
-    return this.call("getGroup", { params: { groupId } }, CloudGroup);
+    return this.call("getGroup", { params: { groupId } });
   }
   updateGroup(groupId: string, body: UpdateGroup): Promise<CloudGroup> {
-    return this.call("updateGroup", { params: { groupId }, body }, CloudGroup);
+    return this.call("updateGroup", { params: { groupId }, body });
   }
   deleteGroup(groupId: string): Promise<undefined> {
-    return this.call("deleteGroup", { params: { groupId } }, null);
+    return this.call("deleteGroup", { params: { groupId } });
   }
   async listMembers(groupId: string): Promise<Member[]> {
-    return (await this.call("listMembers", { params: { groupId } }, MemberList)).items;
+    return (await this.call("listMembers", { params: { groupId } })).items;
   }
   replaceMembers(groupId: string, members: Member[]): Promise<CloudGroup> {
-    return this.call("replaceMembers", { params: { groupId }, body: { members } }, CloudGroup);
+    return this.call("replaceMembers", { params: { groupId }, body: { members } });
   }
 
   // ---- Budget alerts ----
   listAlerts(pageSize?: number): AsyncGenerator<BudgetAlert> {
-    return this.paginate("listAlerts", BudgetAlertPage, pageSize);
+    return this.paginate("listAlerts", pageSize);
   }
   createAlert(body: AlertInput): Promise<BudgetAlert> {
-    return this.call("createAlert", { body }, BudgetAlert);
+    return this.call("createAlert", { body });
   }
   getAlert(alertId: string): Promise<BudgetAlert> {
-    return this.call("getAlert", { params: { alertId } }, BudgetAlert);
+    return this.call("getAlert", { params: { alertId } });
   }
   replaceAlert(alertId: string, body: AlertInput): Promise<BudgetAlert> {
-    return this.call("replaceAlert", { params: { alertId }, body }, BudgetAlert);
+    return this.call("replaceAlert", { params: { alertId }, body });
   }
   deleteAlert(alertId: string): Promise<undefined> {
-    return this.call("deleteAlert", { params: { alertId } }, null);
+    return this.call("deleteAlert", { params: { alertId } });
   }
 
   // ---- Scheduled reports ----
   listReports(pageSize?: number): AsyncGenerator<ScheduledReport> {
-    return this.paginate("listReports", ScheduledReportPage, pageSize);
+    return this.paginate("listReports", pageSize);
   }
   createReport(body: ReportInput): Promise<ScheduledReport> {
-    return this.call("createReport", { body }, ScheduledReport);
+    return this.call("createReport", { body });
   }
   getReport(reportId: string): Promise<ScheduledReport> {
-    return this.call("getReport", { params: { reportId } }, ScheduledReport);
+    return this.call("getReport", { params: { reportId } });
   }
   replaceReport(reportId: string, body: ReportInput): Promise<ScheduledReport> {
-    return this.call("replaceReport", { params: { reportId }, body }, ScheduledReport);
+    return this.call("replaceReport", { params: { reportId }, body });
   }
   deleteReport(reportId: string): Promise<undefined> {
-    return this.call("deleteReport", { params: { reportId } }, null);
+    return this.call("deleteReport", { params: { reportId } });
   }
 
   // ---- Cost reads ----
   getCostSummary(query: CostQuery): Promise<CostSummary> {
-    return this.call("getCostSummary", { query }, CostSummary);
+    return this.call("getCostSummary", { query });
   }
   getCostByService(query: CostQuery): Promise<CostByService> {
-    return this.call("getCostByService", { query }, CostByService);
+    return this.call("getCostByService", { query });
   }
   getCostByDay(query: CostQuery): Promise<CostByDay> {
-    return this.call("getCostByDay", { query }, CostByDay);
+    return this.call("getCostByDay", { query });
   }
   getCostForecast(query: CostQuery): Promise<CostForecast> {
-    return this.call("getCostForecast", { query }, CostForecast);
+    return this.call("getCostForecast", { query });
   }
   getCostComparison(query: CostQuery): Promise<CostComparison> {
-    return this.call("getCostComparison", { query }, CostComparison);
+    return this.call("getCostComparison", { query });
   }
 }
 
@@ -230,7 +242,7 @@ function fillPath(template: string, params: Record<string, string>): string {
   });
 }
 
-function queryString(query: CallInput["query"]): string {
+function queryString(query: Record<string, string | number | undefined> | undefined): string {
   if (!query) return "";
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));

@@ -3,7 +3,7 @@ import { ApiError } from "./api-error";
 import { parseJson } from "./json";
 import { headerValue, type HttpResponse } from "./transport";
 
-/** Turns an unsuccessful response into an ApiError carrying the RFC 9457 problem's title, detail and field errors. */
+/** Turns an unsuccessful response into an ApiError carrying the RFC 9457 problem's type, title, detail, instance and field errors. */
 export function errorFromResponse(response: HttpResponse, operation: string, attempts: number): ApiError {
   const requestId = headerValue(response.headers, "x-request-id");
   const problem = Problem.safeParse(parseJson(response.body));
@@ -11,8 +11,10 @@ export function errorFromResponse(response: HttpResponse, operation: string, att
     const p = problem.data;
     return new ApiError({
       status: response.status,
+      type: p.type,
       title: p.title,
       detail: p.detail,
+      instance: p.instance,
       errors: p.errors,
       requestId: p.requestId || requestId,
       operation,

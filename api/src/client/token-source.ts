@@ -98,6 +98,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
         title: "token response did not match RFC 6749 §5.1",
         operation: "POST /oauth/token",
         attempts,
+        cause: parsed.error,
       });
     const lifetime = parsed.data.expires_in - refreshMargin(parsed.data.expires_in);
     return { value: parsed.data.access_token, refreshAt: started + lifetime * 1000 };

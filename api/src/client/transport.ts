@@ -117,5 +117,6 @@ function networkError(req: HttpRequest, err: unknown, attempts: number): ApiErro
     detail: timedOut ? undefined : `${String(code ?? message ?? err)} (${req.origin})`,
     operation: req.operation,
     attempts,
+    cause: err,
   });
 }

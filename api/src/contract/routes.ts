@@ -12,47 +12,64 @@ import { z } from "./zod";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * One endpoint of `{base_url}` (= `/api/v1`). This table is the single source of truth: the sandbox
- * registers its routes from it, the client's typed calls are keyed by `operationId`, and the OpenAPI
- * document is generated from it.
+ * One endpoint of `{base_url}` (= `/api/v1`). The table below is the single source of truth: the sandbox
+ * registers its routes from it and types each handler from its schemas, the client's calls are keyed and
+ * typed by `operationId`, and the OpenAPI document is generated from it.
  */
 export interface Route {
-  operationId: string;
-  method: Method;
+  readonly operationId: string;
+  readonly method: Method;
   /** OpenAPI-style path relative to `/api/v1`, e.g. `/groups/{groupId}`. */
-  path: string;
-  scope: Scope;
-  summary: string;
-  tag: string;
-  params?: z.ZodObject;
-  query?: z.ZodType;
-  body?: z.ZodType;
+  readonly path: string;
+  readonly scope: Scope;
+  readonly summary: string;
+  readonly tag: string;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
   /** Success status and body schema (`null` for 204 No Content). */
-  status: 200 | 201 | 202 | 204;
-  response: z.ZodType | null;
+  readonly status: 200 | 201 | 202 | 204;
+  readonly response: z.ZodType | null;
   /** The route returns an `ETag`; when it is a PUT, PATCH or DELETE it also honours `If-Match` (412 on mismatch). */
-  etag?: boolean;
+  readonly etag?: boolean;
   /** POST honouring `Idempotency-Key`. */
-  idempotent?: boolean;
+  readonly idempotent?: boolean;
   /**
    * Statuses the handler itself can answer besides the ones every route of its kind gets from the
    * pipeline (401, 403, 429, 431; 400 for query, body or method; 404 for path parameters; 412 with
    * If-Match; 413/415 for body-reading methods; 422 with Idempotency-Key). The document lists exactly
    * these, and the conformance test (test/contract) proves each is reachable.
    */
-  errors?: number[];
+  readonly errors?: readonly number[];
 }
 
 const groupParams = z.object({ groupId: GroupId }).strict();
 const alertParams = z.object({ alertId: AlertId }).strict();
 const reportParams = z.object({ reportId: ReportId }).strict();
+const runParams = z.object({ runId: RunId }).strict();
 const findingParams = z.object({ findingId: FindingId }).strict();
 const memberParams = z.object({ groupId: GroupId, provider: z.enum(["aws", "azure"]), accountId: z.string().min(1).max(64) }).strict();
 
-function costRead(operationId: string, path: string, response: z.ZodType, summary: string): Route {
-  return { operationId, method: "GET", path, scope: "read", tag: "Cost", summary, query: CostQuery, status: 200, response, errors: [404] };
+function costRead<const Id extends string, const P extends string, R extends z.ZodType>(
+  operationId: Id,
+  path: P,
+  response: R,
+  summary: string,
+) {
+  return {
+    operationId,
+    method: "GET",
+    path,
+    scope: "read",
+    tag: "Cost",
+    summary,
+    query: CostQuery,
+    status: 200,
+    response,
+    errors: [404],
+  } as const satisfies Route;
 }
-function findingRoutes(kind: "insights" | "waste" | "recommendations", label: string): Route[] {
+function findingRoutes<const K extends "insights" | "waste" | "recommendations">(kind: K, label: string) {
   return [
     {
       operationId: `list${cap(kind)}`,
@@ -76,22 +93,23 @@ function findingRoutes(kind: "insights" | "waste" | "recommendations", label: st
       status: 200,
       response: Acknowledgement,
     },
-  ];
+  ] as const satisfies readonly Route[];
 }
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** `alert` → `Alert`, at the type level too, so generated operation ids stay literal types. */
+function cap<S extends string>(s: S): Capitalize<S> {
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}` as Capitalize<S>;
 }
-function crud(
-  tag: string,
-  plural: string,
-  idName: string,
-  params: z.ZodObject,
-  input: z.ZodType,
-  one: z.ZodType,
-  list: z.ZodType,
-  noun: string,
-): Route[] {
-  const one_ = `/${plural}/{${idName}}`;
+/** list/create/get/replace/delete of one group-scoped resource (`noun` names the operations: `listAlerts`, `getAlert`, …). */
+function crud<
+  const Noun extends string,
+  const Plural extends string,
+  const IdName extends string,
+  P extends z.ZodObject,
+  I extends z.ZodType,
+  O extends z.ZodType,
+  L extends z.ZodType,
+>(tag: string, plural: Plural, idName: IdName, params: P, input: I, one: O, list: L, noun: Noun) {
+  const path = `/${plural}/{${idName}}` as const;
   const Noun = cap(noun);
   return [
     {
@@ -122,7 +140,7 @@ function crud(
     {
       operationId: `get${Noun}`,
       method: "GET",
-      path: one_,
+      path,
       scope: "read",
       tag,
       summary: `Read one ${noun}`,
@@ -135,7 +153,7 @@ function crud(
     {
       operationId: `replace${Noun}`,
       method: "PUT",
-      path: one_,
+      path,
       scope: "write",
       tag,
       summary: `Replace a ${noun}`,
@@ -149,7 +167,7 @@ function crud(
     {
       operationId: `delete${Noun}`,
       method: "DELETE",
-      path: one_,
+      path,
       scope: "write",
       tag,
       summary: `Delete a ${noun}`,
@@ -158,10 +176,11 @@ function crud(
       response: null,
       etag: true,
     },
-  ];
+  ] as const satisfies readonly Route[];
 }
 
-export const routes: readonly Route[] = [
+/** The operation table: each entry keeps its literal types, so every operation is typed from its own schemas. */
+export const operations = [
   costRead("getCostSummary", "/cost/summary", CostSummary, "Totals, per-provider split and forecast for a window"),
   costRead("getCostByService", "/cost/services", CostByService, "Cost per service for a window"),
   costRead("getCostByDay", "/cost/daily", CostByDay, "Cost per day for a window"),
@@ -349,17 +368,44 @@ export const routes: readonly Route[] = [
     scope: "read",
     tag: "Scans",
     summary: "A run's state and result",
-    params: z.object({ runId: RunId }).strict(),
+    params: runParams,
     status: 200,
     response: ScanRun,
   },
-];
+] as const satisfies readonly Route[];
+
+/** The same table seen as plain routes, in document order (for code that treats every route alike). */
+export const routes: readonly Route[] = operations;
+
+/** Every operation of the table, by `operationId`. */
+export type Operations = { readonly [R in (typeof operations)[number] as R["operationId"]]: R };
+export type OperationId = keyof Operations;
+
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+/** Validated path parameters of an operation (an empty object when it has none). */
+export type ParamsOf<Id extends OperationId> = Operations[Id] extends { params: infer S } ? z.output<S> : Record<string, never>;
+/** Validated query of an operation (undefined when it takes none). */
+export type QueryOf<Id extends OperationId> = Operations[Id] extends { query: infer S } ? OutputOf<S> : undefined;
+/** Validated request body of an operation (undefined when it takes none). */
+export type BodyOf<Id extends OperationId> = Operations[Id] extends { body: infer S } ? OutputOf<S> : undefined;
+/** What a caller may send as the body (schema input: defaults may be left out). */
+export type BodyInputOf<Id extends OperationId> = Operations[Id] extends { body: infer S } ? InputOf<S> : undefined;
+/** The success body of an operation (undefined for 204). */
+export type ResponseOf<Id extends OperationId> = OutputOf<Operations[Id]["response"]>;
 
 const byOperationId: ReadonlyMap<string, Route> = new Map(routes.map((r) => [r.operationId, r]));
 
 /** The route of an operation (the client looks one up on every call). */
+export function routeById<Id extends OperationId>(operationId: Id): Operations[Id];
+export function routeById(operationId: string): Route;
 export function routeById(operationId: string): Route {
   const r = byOperationId.get(operationId);
   if (!r) throw new Error(`unknown operation ${operationId}`);
   return r;
+}
+
+/** Whether a string names an operation of the table. */
+export function isOperationId(id: string): id is OperationId {
+  return byOperationId.has(id);
 }

@@ -1,12 +1,13 @@
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { ApiError, periodContaining, type CostForecast, z } from "@cloudcost/api";
-import { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy";
+import { ReportViolation, ResourceValidationArgs, validateResourceOfType } from "@pulumi/policy";
 import { readConfig, toConfigSchema } from "../config/schema";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN } from "../inputs/raw";
 import { formatMoney } from "../rules/monthly-amount";
 import { resolveApiSettings } from "../forecast/api-settings";
 import { ForecastSource } from "../forecast/forecast-source";
+import { composable } from "../compose";
 
 const NAME = "budget-alert-forecast";
 
@@ -89,13 +90,16 @@ async function validate(alert: AlertView, args: ResourceValidationArgs, reportVi
   for (const message of compareWithForecast(amount, currency, forecast, config)) reportViolation(message);
 }
 
-export const budgetAlertForecast: ResourceValidationPolicy = {
-  name: NAME,
-  description:
-    "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
-  enforcementLevel: "advisory",
-  configSchema: toConfigSchema(ForecastConfig),
-  validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) =>
-    validate(readAlert(props), args, reportViolation),
-  ),
-};
+export const budgetAlertForecast = composable(
+  {
+    name: NAME,
+    description:
+      "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
+    enforcementLevel: "advisory",
+    configSchema: toConfigSchema(ForecastConfig),
+    validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) =>
+      validate(readAlert(props), args, reportViolation),
+    ),
+  },
+  ForecastConfig,
+);

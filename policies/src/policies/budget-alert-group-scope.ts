@@ -2,6 +2,7 @@ import { BudgetAlert } from "@cloudcost/pulumi";
 import { z } from "@cloudcost/api";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 export const GroupScopeConfig = z.object({
   allowOrganizationWide: z.boolean().default(false).describe("Allow alerts without groupId, which budget the whole organization."),
@@ -16,11 +17,14 @@ export function checkGroupScope(alert: AlertView, config: GroupScopeConfig): str
   ];
 }
 
-export const budgetAlertGroupScope = resourcePolicy(BudgetAlert, {
-  name: "budget-alert-group-scope",
-  description: "A budget alert is scoped to a Cloud Group unless organization-wide alerts are allowed.",
-  enforcementLevel: "mandatory",
-  config: GroupScopeConfig,
-  read: readAlert,
-  check: checkGroupScope,
-});
+export const budgetAlertGroupScope = composable(
+  resourcePolicy(BudgetAlert, {
+    name: "budget-alert-group-scope",
+    description: "A budget alert is scoped to a Cloud Group unless organization-wide alerts are allowed.",
+    enforcementLevel: "mandatory",
+    config: GroupScopeConfig,
+    read: readAlert,
+    check: checkGroupScope,
+  }),
+  GroupScopeConfig,
+);

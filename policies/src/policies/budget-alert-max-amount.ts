@@ -5,6 +5,7 @@ import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN } from "../inputs/raw";
 import { formatMoney, monthlyAmount, periodAmount } from "../rules/monthly-amount";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 export const MaxAmountConfig = z.object({
   maxMonthlyAmount: perCurrencyAmounts(
@@ -32,11 +33,14 @@ function periodNoun(period: "monthly" | "quarterly" | "annual"): string {
   return { monthly: "month", quarterly: "quarter", annual: "year" }[period];
 }
 
-export const budgetAlertMaxAmount = resourcePolicy(BudgetAlert, {
-  name: "budget-alert-max-amount",
-  description: "A budget alert's amount, normalised to a month, stays within the configured maximum for its currency.",
-  enforcementLevel: "mandatory",
-  config: MaxAmountConfig,
-  read: readAlert,
-  check: checkMaxAmount,
-});
+export const budgetAlertMaxAmount = composable(
+  resourcePolicy(BudgetAlert, {
+    name: "budget-alert-max-amount",
+    description: "A budget alert's amount, normalised to a month, stays within the configured maximum for its currency.",
+    enforcementLevel: "mandatory",
+    config: MaxAmountConfig,
+    read: readAlert,
+    check: checkMaxAmount,
+  }),
+  MaxAmountConfig,
+);

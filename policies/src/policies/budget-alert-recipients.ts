@@ -5,6 +5,7 @@ import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN, knownElements } from "../inputs/raw";
 import { disallowedRecipientMessages } from "../rules/email-domain";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 export const AlertRecipientsConfig = z.object({
   minRecipients: z.number().int().min(0).max(50).default(1).describe("Fewest distinct e-mail recipients an alert must have."),
@@ -24,11 +25,14 @@ export function checkAlertRecipients(alert: AlertView, config: AlertRecipientsCo
   return [...messages, ...disallowedRecipientMessages(alert.recipients, config.allowedEmailDomains)];
 }
 
-export const budgetAlertRecipients = resourcePolicy(BudgetAlert, {
-  name: "budget-alert-recipients",
-  description: "A budget alert notifies at least one recipient, and every recipient is in an allowed e-mail domain.",
-  enforcementLevel: "mandatory",
-  config: AlertRecipientsConfig,
-  read: readAlert,
-  check: checkAlertRecipients,
-});
+export const budgetAlertRecipients = composable(
+  resourcePolicy(BudgetAlert, {
+    name: "budget-alert-recipients",
+    description: "A budget alert notifies at least one recipient, and every recipient is in an allowed e-mail domain.",
+    enforcementLevel: "mandatory",
+    config: AlertRecipientsConfig,
+    read: readAlert,
+    check: checkAlertRecipients,
+  }),
+  AlertRecipientsConfig,
+);

@@ -1,10 +1,11 @@
 import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
-import { ResourceValidationPolicy, Secret, remediateResourceOfType } from "@pulumi/policy";
+import { Secret, remediateResourceOfType } from "@pulumi/policy";
 import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN, knownElements } from "../inputs/raw";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 const NAME = "budget-alert-thresholds";
 const THRESHOLDS_KEY: keyof BudgetAlertArgs = "thresholds";
@@ -88,17 +89,21 @@ export function withThresholds(props: object, thresholds: AlertThreshold[]): Rec
  * Validates, and with enforcement level "remediate" first adds the missing thresholds (the remediation
  * variant): Remediate runs before Analyze, so a remediated alert then passes.
  */
-export const budgetAlertThresholds: ResourceValidationPolicy = {
-  ...resourcePolicy(BudgetAlert, {
-    name: NAME,
-    description: "A budget alert has the required thresholds: by default an actual threshold at 100% and at least one forecast threshold.",
-    enforcementLevel: "mandatory",
-    config: ThresholdsConfig,
-    read: readAlert,
-    check: checkThresholds,
-  }),
-  remediateResource: remediateResourceOfType(BudgetAlert, (props, args) => {
-    const thresholds = remediatedThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME));
-    return thresholds ? withThresholds(props, thresholds) : undefined;
-  }),
-};
+export const budgetAlertThresholds = composable(
+  {
+    ...resourcePolicy(BudgetAlert, {
+      name: NAME,
+      description:
+        "A budget alert has the required thresholds: by default an actual threshold at 100% and at least one forecast threshold.",
+      enforcementLevel: "mandatory",
+      config: ThresholdsConfig,
+      read: readAlert,
+      check: checkThresholds,
+    }),
+    remediateResource: remediateResourceOfType(BudgetAlert, (props, args) => {
+      const thresholds = remediatedThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME));
+      return thresholds ? withThresholds(props, thresholds) : undefined;
+    }),
+  },
+  ThresholdsConfig,
+);

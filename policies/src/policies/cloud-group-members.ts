@@ -3,6 +3,7 @@ import { memberKey, z } from "@cloudcost/api";
 import { GroupView, readGroup } from "../inputs/cloud-group";
 import { UNKNOWN, knownElements } from "../inputs/raw";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 export const MembersConfig = z.object({
   minMembers: z
@@ -39,11 +40,14 @@ export function checkMembers(group: GroupView, config: MembersConfig): string[] 
   return messages;
 }
 
-export const cloudGroupMembers = resourcePolicy(CloudGroup, {
-  name: "cloud-group-members",
-  description: "A Cloud Group has at least one member and lists no account twice.",
-  enforcementLevel: "mandatory",
-  config: MembersConfig,
-  read: readGroup,
-  check: checkMembers,
-});
+export const cloudGroupMembers = composable(
+  resourcePolicy(CloudGroup, {
+    name: "cloud-group-members",
+    description: "A Cloud Group has at least one member and lists no account twice.",
+    enforcementLevel: "mandatory",
+    config: MembersConfig,
+    read: readGroup,
+    check: checkMembers,
+  }),
+  MembersConfig,
+);

@@ -3,6 +3,7 @@ import { Frequency, ReportFormat, z } from "@cloudcost/api";
 import { UNKNOWN } from "../inputs/raw";
 import { ReportView, readReport } from "../inputs/scheduled-report";
 import { resourcePolicy } from "./define";
+import { composable } from "../compose";
 
 export const DeliveryConfig = z.object({
   allowedFrequencies: z
@@ -29,11 +30,14 @@ export function checkDelivery(report: ReportView, config: DeliveryConfig): strin
   return messages;
 }
 
-export const scheduledReportDelivery = resourcePolicy(ScheduledReport, {
-  name: "scheduled-report-delivery",
-  description: "A scheduled report uses an allowed frequency and an allowed file format.",
-  enforcementLevel: "mandatory",
-  config: DeliveryConfig,
-  read: readReport,
-  check: checkDelivery,
-});
+export const scheduledReportDelivery = composable(
+  resourcePolicy(ScheduledReport, {
+    name: "scheduled-report-delivery",
+    description: "A scheduled report uses an allowed frequency and an allowed file format.",
+    enforcementLevel: "mandatory",
+    config: DeliveryConfig,
+    read: readReport,
+    check: checkDelivery,
+  }),
+  DeliveryConfig,
+);

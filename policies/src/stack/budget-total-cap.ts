@@ -4,6 +4,7 @@ import { UNKNOWN } from "../inputs/raw";
 import { formatMoney, monthlyAmount } from "../rules/monthly-amount";
 import { StackView } from "./stack-view";
 import { StackViolation, stackPolicy } from "./define";
+import { composable } from "../compose";
 
 export const TotalCapConfig = z.object({
   maxTotalMonthlyAmount: perCurrencyAmounts(
@@ -55,10 +56,13 @@ export function checkTotalCap(stack: StackView, config: TotalCapConfig): StackVi
   return violations;
 }
 
-export const budgetTotalCap = stackPolicy({
-  name: "budget-total-cap",
-  description: "The sum of all budgets in the stack, per month and per currency, stays under the configured cap.",
-  enforcementLevel: "mandatory",
-  config: TotalCapConfig,
-  check: checkTotalCap,
-});
+export const budgetTotalCap = composable(
+  stackPolicy({
+    name: "budget-total-cap",
+    description: "The sum of all budgets in the stack, per month and per currency, stays under the configured cap.",
+    enforcementLevel: "mandatory",
+    config: TotalCapConfig,
+    check: checkTotalCap,
+  }),
+  TotalCapConfig,
+);

@@ -2,6 +2,7 @@ import { z } from "@cloudcost/api";
 import { UNKNOWN } from "../inputs/raw";
 import { StackAlert, StackGroup, StackView } from "./stack-view";
 import { StackViolation, stackPolicy } from "./define";
+import { composable } from "../compose";
 
 export const CoverageConfig = z.object({
   countDisabledAlerts: z.boolean().default(false).describe("Let a disabled alert (enabled: false) cover its group."),
@@ -27,10 +28,13 @@ export function checkCoverage(stack: StackView, config: CoverageConfig): StackVi
     }));
 }
 
-export const cloudGroupBudgetCoverage = stackPolicy({
-  name: "cloud-group-budget-coverage",
-  description: "Every Cloud Group declared in the stack is covered by a budget alert.",
-  enforcementLevel: "mandatory",
-  config: CoverageConfig,
-  check: checkCoverage,
-});
+export const cloudGroupBudgetCoverage = composable(
+  stackPolicy({
+    name: "cloud-group-budget-coverage",
+    description: "Every Cloud Group declared in the stack is covered by a budget alert.",
+    enforcementLevel: "mandatory",
+    config: CoverageConfig,
+    check: checkCoverage,
+  }),
+  CoverageConfig,
+);

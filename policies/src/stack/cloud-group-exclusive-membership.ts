@@ -2,6 +2,7 @@ import { memberKey, z } from "@cloudcost/api";
 import { UNKNOWN, knownElements } from "../inputs/raw";
 import { StackGroup, StackView } from "./stack-view";
 import { StackViolation, stackPolicy } from "./define";
+import { composable } from "../compose";
 
 export const ExclusiveMembershipConfig = z.object({});
 
@@ -24,10 +25,13 @@ export function checkExclusiveMembership(stack: StackView): StackViolation[] {
     }));
 }
 
-export const cloudGroupExclusiveMembership = stackPolicy({
-  name: "cloud-group-exclusive-membership",
-  description: "An account is a member of at most one Cloud Group in the stack.",
-  enforcementLevel: "advisory",
-  config: ExclusiveMembershipConfig,
-  check: checkExclusiveMembership,
-});
+export const cloudGroupExclusiveMembership = composable(
+  stackPolicy({
+    name: "cloud-group-exclusive-membership",
+    description: "An account is a member of at most one Cloud Group in the stack.",
+    enforcementLevel: "advisory",
+    config: ExclusiveMembershipConfig,
+    check: checkExclusiveMembership,
+  }),
+  ExclusiveMembershipConfig,
+);

@@ -41,8 +41,8 @@ export function resolveSettings(config: ConfigLookup): Settings {
   let origin: string;
   try {
     origin = new URL(apiUrl).origin;
-  } catch {
-    throw new SettingsError(`${both("apiUrl")} is not an absolute URL`);
+  } catch (error) {
+    throw new SettingsError(`${both("apiUrl")} is not an absolute URL`, { cause: error });
   }
   const apiToken = lookup(config, "apiToken");
   if (apiToken) return { apiUrl, auth: { apiToken } };

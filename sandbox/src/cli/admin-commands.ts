@@ -1,10 +1,10 @@
 import { ALL_SCOPES, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, Provider } from "@cloudcost/api";
-import { connectAccount } from "../connect-account";
-import type { SandboxContext } from "../context";
+import { connectAccount } from "../service/connect-account";
+import type { SandboxContext } from "../service/context";
 import { DEFAULT_SCAN_STEP_MS } from "../index";
-import { openContext } from "../open-context";
+import { openContext } from "../service/open-context";
 import { choice, dataDir, integer, parse, required, scopes, string, type Values } from "./arguments";
-import { UsageError } from "./usage-error";
+import { UsageError } from "../errors";
 
 type Output = (line: string) => void;
 

@@ -1,6 +1,6 @@
 import { Scope } from "@cloudcost/api";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { UsageError } from "./usage-error";
+import { UsageError } from "../errors";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -21,7 +21,7 @@ export function parse(
       positionals: string[];
     };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0]! : String(error));
+    throw new UsageError(error instanceof Error ? error.message.split("\n")[0]! : String(error), { cause: error });
   }
   if (parsed.positionals.length !== positionals.length) {
     const wanted = positionals.length ? positionals.join(" ") : "no positional arguments";

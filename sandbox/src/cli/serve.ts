@@ -2,9 +2,9 @@ import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../http/fault-injection";
 import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../server";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../http/server";
 import { dataDir, fraction, integer, list, parse, string, type Values } from "./arguments";
-import { UsageError } from "./usage-error";
+import { UsageError } from "../errors";
 
 const SERVE_OPTIONS = {
   port: { type: "string" },

@@ -11,9 +11,9 @@ import {
   type Member,
   type Provider,
 } from "@cloudcost/api";
-import type { Organizations } from "../organizations";
+import type { Organizations } from "../store/organizations";
 import type { Accounts } from "../store/accounts";
-import { invalidRequest } from "../service-error";
+import { invalidRequest } from "../errors";
 import type { Groups } from "../store/groups";
 import { addDays, datesBetween, dayNumber, todayUtc } from "./calendar";
 import { actualCents, costLines, deviationCents, expectedCents, type CostLine } from "./dataset";

@@ -1,8 +1,8 @@
 import type { Scope } from "@cloudcost/api";
-import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { SandboxContext } from "../service/context";
 import type { Authentication, Principal } from "../identity/credentials";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 const REALM = 'Bearer realm="cloudcost"';
 /** RFC 6750 §2.1: `b64token`. */
@@ -68,4 +68,35 @@ export function requireScope(principal: Principal, scope: Scope): void {
   throw new ServiceError(403, "insufficient-scope", "Forbidden", detail, undefined, {
     "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}", error_description="this operation needs the ${scope} scope"`,
   });
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the authentication hook of routes that declare one; undefined elsewhere. */
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs (RFC 6750 §3.1); declared on the route, checked by {@link scopeHook}. */
+    scope?: Scope;
+  }
+}
+
+/** The route hook that authenticates the bearer token (401) and records the principal on the request. */
+export function authenticationHook(ctx: SandboxContext): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest) => {
+    request.principal = authenticate(ctx, request);
+  };
+}
+
+/** The route hook that checks the scope the route declares in `config.scope` (403); runs after authentication. */
+export const scopeHook: preHandlerAsyncHookHandler = async (request: FastifyRequest, _reply: FastifyReply) => {
+  const scope = request.routeOptions.config.scope;
+  if (scope === undefined) throw new Error(`route ${request.routeOptions.url} declares no scope`);
+  requireScope(authenticated(request), scope);
+};
+
+/** The principal the authentication hook recorded; a route that forgot the hook fails loudly instead of serving anyone. */
+export function authenticated(request: FastifyRequest): Principal {
+  if (request.principal === undefined) throw new Error(`route ${request.routeOptions.url} has no authentication hook`);
+  return request.principal;
 }

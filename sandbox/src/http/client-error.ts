@@ -1,7 +1,7 @@
 import { PROBLEM_TYPE_BASE, type Problem } from "@cloudcost/api";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import { newId } from "../ids";
+import { newId } from "../store/ids";
 
 /** What Node's HTTP parser raised, as a problem: the status a client caused and why. */
 function describe(code: string | undefined): { status: number; slug: string; title: string; detail: string } {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 /** A strong validator of a representation: a digest of exactly the JSON text sent (RFC 9110 §8.8.3). */
 export function etagOfJson(json: string): string {

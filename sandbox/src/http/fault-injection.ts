@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 export const FAULT_KINDS = ["429", "503", "reset", "latency", "reset-after"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

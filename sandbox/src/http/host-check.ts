@@ -1,7 +1,7 @@
 import { LOOPBACK_HOSTNAMES } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import { hostname, networkInterfaces } from "node:os";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 import { sendProblem } from "./problem";
 
 /** A listen address that means "every interface". */

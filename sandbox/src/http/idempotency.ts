@@ -1,16 +1,17 @@
 import { IdempotencyKey } from "@cloudcost/api";
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
-import { writeTransaction } from "../database";
-import { invalidRequest, unprocessable } from "../service-error";
+import type { SandboxContext } from "../service/context";
+import { writeTransaction } from "../store/connection";
+import { invalidRequest, unprocessable } from "../errors";
+import { isRecord } from "../validation";
 import type { ApiResponse } from "./api-response";
 
 /** Sorted keys, so the same JSON body in another key order is the same request. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (isRecord(value)) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";

@@ -1,6 +1,6 @@
 import { routes } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 import { sendProblem } from "./problem";
 
 /** Paths of the route table (plus the OpenAPI document) as patterns, to tell 405 from 404. */

@@ -1,6 +1,6 @@
 import type { Problem } from "@cloudcost/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 
 /** Sends an RFC 9457 problem (`application/problem+json`) carrying the request ID (also in `X-Request-Id`). */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
@@ -30,13 +30,18 @@ export function toServiceError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
   const known = FRAMEWORK_PROBLEMS[status];
-  if (known) return new ServiceError(status, known.slug, known.title, frameworkDetail(status, error));
-  if (status >= 400 && status < 500) return new ServiceError(status, "client-error", "Bad request", frameworkDetail(status, error));
+  const cause = { cause: error };
+  if (known) return new ServiceError(status, known.slug, known.title, frameworkDetail(status, error), undefined, {}, cause);
+  if (status >= 400 && status < 500)
+    return new ServiceError(status, "client-error", "Bad request", frameworkDetail(status, error), undefined, {}, cause);
   return new ServiceError(
     500,
     "internal",
     "Internal error",
     "The sandbox failed to handle this request; the request ID identifies it in the sandbox log.",
+    undefined,
+    {},
+    cause,
   );
 }
 

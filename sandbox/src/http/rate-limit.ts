@@ -1,8 +1,8 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { Principal } from "../identity/credentials";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 import { resolveBearer } from "./bearer-auth";
 
 /**

@@ -1,24 +1,9 @@
 import type { Scope } from "@cloudcost/api";
-import { writeTransaction, type Db } from "../database";
-import { newId, newSecret } from "../ids";
+import { writeTransaction, type Db } from "../store/connection";
+import { newId, newSecret } from "../store/ids";
 import { splitScopes } from "./credentials";
 import { digest } from "./hashing";
-import { sql } from "../statements";
-
-export const AUTHORIZATION_CODE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS authorization_codes (
-  hash TEXT PRIMARY KEY,
-  client_id TEXT NOT NULL REFERENCES oauth_clients(id) ON DELETE CASCADE,
-  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  redirect_uri TEXT NOT NULL,
-  code_challenge TEXT NOT NULL,
-  scopes TEXT NOT NULL,
-  family TEXT NOT NULL,
-  expires_at INTEGER NOT NULL,
-  used_at INTEGER
-);
-CREATE INDEX IF NOT EXISTS authorization_codes_expiry ON authorization_codes (expires_at);`;
+import { sql } from "../store/statements";
 
 /** What an authorization code was issued for (RFC 6749 §4.1.2, RFC 7636 §4.4). */
 export interface CodeGrant {

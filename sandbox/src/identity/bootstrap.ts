@@ -1,5 +1,5 @@
-import type { SandboxContext } from "../context";
-import type { Organization } from "../organizations";
+import type { SandboxContext } from "../service/context";
+import type { Organization } from "../store/organizations";
 import { Users } from "./users";
 
 /** The documented sandbox user of the `demo` organization (sandbox/OAUTH.md, "Seeded user"). Not a secret: the sandbox is local. */

@@ -1,42 +1,9 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
-import { writeTransaction, type Db } from "../database";
-import { newId, newSecret } from "../ids";
+import { writeTransaction, type Db } from "../store/connection";
+import { newId, newSecret } from "../store/ids";
 import { digest, matchesDigest } from "./hashing";
-import { conflict } from "../service-error";
-import { sql } from "../statements";
-
-export const CREDENTIAL_SCHEMA = `
-CREATE TABLE IF NOT EXISTS oauth_clients (
-  id TEXT PRIMARY KEY,
-  org_id TEXT REFERENCES orgs(id),
-  name TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('confidential', 'public')),
-  secret_hash TEXT,
-  scopes TEXT NOT NULL,
-  redirect_uris TEXT NOT NULL DEFAULT '[]',
-  metadata TEXT NOT NULL DEFAULT '{}',
-  created_at TEXT NOT NULL,
-  -- confidential clients belong to an organization and have a secret; dynamically registered public ones have neither
-  CHECK ((kind = 'confidential') = (org_id IS NOT NULL AND secret_hash IS NOT NULL))
-);
-CREATE TABLE IF NOT EXISTS tokens (
-  hash TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('api', 'access', 'refresh')),
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  client_id TEXT,
-  user_id TEXT,
-  family TEXT,
-  scopes TEXT NOT NULL,
-  label TEXT NOT NULL DEFAULT '',
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER,
-  revoked_at INTEGER
-);
-CREATE INDEX IF NOT EXISTS tokens_client ON tokens (client_id);
-CREATE INDEX IF NOT EXISTS tokens_family ON tokens (family);
-CREATE INDEX IF NOT EXISTS tokens_org ON tokens (org_id, kind);
-CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
-CREATE INDEX IF NOT EXISTS tokens_revocation ON tokens (revoked_at);`;
+import { conflict } from "../errors";
+import { sql } from "../store/statements";
 
 export interface NewClient {
   client_id: string;

@@ -1,4 +1,4 @@
-import type { Db } from "../database";
+import type { Db } from "../store/connection";
 import { AuthorizationCodes } from "./authorization-codes";
 import { Sessions } from "./sessions";
 import { Users } from "./users";

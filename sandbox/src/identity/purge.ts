@@ -1,5 +1,5 @@
-import { writeTransaction, type Db } from "../database";
-import { sql } from "../statements";
+import { writeTransaction, type Db } from "../store/connection";
+import { sql } from "../store/statements";
 
 /** Rows deleted by one purge, per table. */
 export interface Purged {

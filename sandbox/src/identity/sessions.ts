@@ -1,19 +1,9 @@
-import { writeTransaction, type Db } from "../database";
-import { newSecret } from "../ids";
-import { instanceId } from "../instance";
+import { writeTransaction, type Db } from "../store/connection";
+import { newSecret } from "../store/ids";
+import { instanceId } from "../store/instance";
 import { digest } from "./hashing";
 import type { User } from "./users";
-import { sql } from "../statements";
-
-export const SESSION_SCHEMA = `
-CREATE TABLE IF NOT EXISTS sessions (
-  hash TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
-CREATE INDEX IF NOT EXISTS sessions_user ON sessions (user_id, created_at);`;
+import { sql } from "../store/statements";
 
 /** Live sessions per user (decision): more than any person has browsers, and a bound on the table. */
 export const MAX_SESSIONS_PER_USER = 100;

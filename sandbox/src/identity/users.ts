@@ -1,16 +1,7 @@
-import type { Db } from "../database";
-import { newId } from "../ids";
+import type { Db } from "../store/connection";
+import { newId } from "../store/ids";
 import { hashPassword, verifyPassword } from "./hashing";
-import { sql } from "../statements";
-
-export const USER_SCHEMA = `
-CREATE TABLE IF NOT EXISTS users (
-  id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  email TEXT NOT NULL UNIQUE,
-  password_hash TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);`;
+import { sql } from "../store/statements";
 
 /** A sandbox user who signs in to the portal and consents on the authorization page. */
 export interface User {

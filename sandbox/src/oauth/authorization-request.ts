@@ -1,8 +1,8 @@
 import { AuthorizationRequest, type Scope } from "@cloudcost/api";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { intersectScopes } from "../identity/credentials";
-import { OAuthFailure } from "./errors";
+import { AuthorizationFailure, OAuthFailure, UntrustedRedirect } from "../errors";
 import { parseParams, type Form } from "./form";
 import { grantScopes } from "./scope";
 
@@ -16,20 +16,6 @@ export interface ValidAuthorization {
   scopes: Scope[];
   /** The original parameters, carried through the consent form. */
   params: AuthorizationRequest;
-}
-
-/** Failures reported to the user agent, not the client: redirecting would go to an unverified URI (RFC 6749 §4.1.2.1). */
-export class UntrustedRedirect extends Error {}
-
-/** A failure reported to the client by redirecting to its (verified) redirect URI. */
-export class AuthorizationFailure extends Error {
-  constructor(
-    readonly failure: OAuthFailure,
-    readonly redirectUri: string,
-    readonly state: string | undefined,
-  ) {
-    super(failure.description);
-  }
 }
 
 function single(params: Record<string, unknown>, name: string): string | undefined {
@@ -50,10 +36,13 @@ function verifiedClient(ctx: SandboxContext, params: Record<string, unknown>): {
 
 /** The parameters as a form: repeated parameters and another response_type are refused before the schema. */
 function asForm(params: Record<string, unknown>): Form {
-  const repeated = Object.entries(params).find(([, v]) => typeof v !== "string");
-  if (repeated) throw new OAuthFailure("invalid_request", `parameter "${repeated[0]}" must not be repeated`);
-  if (params.response_type !== "code") throw new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
-  return params as Form;
+  const form: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string") throw new OAuthFailure("invalid_request", `parameter "${name}" must not be repeated`);
+    form[name] = value;
+  }
+  if (form.response_type !== "code") throw new OAuthFailure("unsupported_response_type", 'response_type must be "code"');
+  return form;
 }
 
 /** Validates query (GET) or form (POST) parameters of `/oauth/authorize`. */

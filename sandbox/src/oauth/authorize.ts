@@ -1,19 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
 import { formFields } from "../portal/form-fields";
 import { signedInUser } from "../portal/session";
 import { signInUrl } from "../portal/sign-in";
-import {
-  AuthorizationFailure,
-  redirectWith,
-  scopesForOrganization,
-  UntrustedRedirect,
-  validateAuthorization,
-  type ValidAuthorization,
-} from "./authorization-request";
+import { redirectWith, scopesForOrganization, validateAuthorization, type ValidAuthorization } from "./authorization-request";
+import { AuthorizationFailure, UntrustedRedirect } from "../errors";
 import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";
+import { isRecord } from "../validation";
 
 /** Authorization codes expire after five minutes unless configured otherwise (RFC 6749 §4.1.2: "10 minutes" at most). */
 export const DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS = 300;
@@ -72,7 +67,7 @@ function authorizeUrl(auth: ValidAuthorization): string {
 export function registerAuthorizeEndpoint(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
   const errorHandler = authorizeErrorHandler(ctx, stores);
   app.get("/oauth/authorize", { errorHandler }, async (request, reply) => {
-    const auth = validateAuthorization(ctx, request.query as Record<string, unknown>);
+    const auth = validateAuthorization(ctx, isRecord(request.query) ? request.query : {});
     const user = signedInUser(stores, request);
     if (!user) return reply.redirect(signInUrl(request.url));
     return sendConsentPage(reply, auth, permittedScopes(ctx, auth, user), user, reply.generateCsrf());

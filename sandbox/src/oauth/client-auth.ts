@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
-import { OAuthFailure } from "./errors";
+import { OAuthFailure } from "../errors";
 import type { Form } from "./form";
 
 /** How the client identified itself (RFC 6749 §2.3): HTTP Basic, form fields, or only its ID (public client). */
@@ -14,8 +14,8 @@ interface Presented {
 function decodeBasicPart(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, " "));
-  } catch {
-    throw new OAuthFailure("invalid_client", "malformed HTTP Basic client credentials");
+  } catch (error) {
+    throw new OAuthFailure("invalid_client", "malformed HTTP Basic client credentials", { cause: error });
   }
 }
 

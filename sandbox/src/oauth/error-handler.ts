@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { OAuthFailure, sendOAuthError } from "./errors";
+import { sendOAuthError } from "./error-response";
+import { OAuthFailure } from "../errors";
 
 /** Client mistakes fastify itself detects before a handler runs, described in RFC 6749 terms. */
 function describe(error: FastifyError): string {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { OAuthFailure } from "./errors";
+import { OAuthFailure } from "../errors";
+import { isRecord } from "../validation";
 
 /** A form-encoded request body: each parameter at most once (RFC 6749 §3.1, §3.2). */
 export type Form = Readonly<Record<string, string>>;
@@ -10,11 +11,12 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
 /** The body of an OAuth endpoint request, which must be form-encoded with no repeated parameter. */
 export function readForm(request: FastifyRequest): Form {
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== FORM_TYPE || typeof request.body !== "object" || request.body === null) {
+  const body = request.body;
+  if (type !== FORM_TYPE || !isRecord(body)) {
     throw new OAuthFailure("invalid_request", `the request body must be ${FORM_TYPE}`);
   }
   const form: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.body as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(body)) {
     if (typeof value !== "string") throw new OAuthFailure("invalid_request", `parameter "${name}" must not be repeated`);
     // RFC 6749 §3.1: parameters sent without a value are treated as omitted.
     if (value !== "") form[name] = value;

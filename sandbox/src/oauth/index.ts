@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import { identityStores } from "../identity/identity-stores";
 import { registerWebPlugins } from "../portal/web-plugins";
 import { registerAuthorizeEndpoint } from "./authorize";

@@ -1,10 +1,11 @@
 import { TokenHintRequest, type IntrospectionResponse } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
 import { authenticateClient } from "./client-auth";
-import { noStore, OAuthFailure } from "./errors";
+import { noStore } from "./error-response";
+import { OAuthFailure } from "../errors";
 import { parseParams, readForm } from "./form";
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);

@@ -1,6 +1,6 @@
 import { ALL_SCOPES, type AuthorizationServerMetadata } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import { SUPPORTED_GRANT_TYPES } from "./token-endpoint";
 
 /** Client authentication methods of the token endpoint (RFC 6749 §2.3.1; `none` for public PKCE clients). */

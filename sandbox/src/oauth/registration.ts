@@ -1,9 +1,10 @@
 import { ALL_SCOPES, ClientRegistrationRequest, type ClientRegistrationResponse, type Scope } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { AttemptLimiter, takeAttempt } from "../identity/attempt-limiter";
-import { noStore, OAuthFailure, sendOAuthError } from "./errors";
+import { noStore, sendOAuthError } from "./error-response";
+import { OAuthFailure } from "../errors";
 import { MAX_REDIRECT_URIS, redirectUriProblem } from "./redirect-uri";
 import { knownScopes } from "./scope";
 

@@ -1,9 +1,10 @@
 import { TokenHintRequest } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";
 import { authenticateOptionalClient } from "./client-auth";
-import { noStore, OAuthFailure } from "./errors";
+import { noStore } from "./error-response";
+import { OAuthFailure } from "../errors";
 import { parseParams, readForm } from "./form";
 
 /**

@@ -1,6 +1,6 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import { intersectScopes } from "../identity/credentials";
-import { OAuthFailure } from "./errors";
+import { OAuthFailure } from "../errors";
 
 /**
  * The scopes to grant for a request's `scope` parameter (RFC 6749 §3.3). `allowed` is what the client

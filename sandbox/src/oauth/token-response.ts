@@ -1,5 +1,5 @@
 import type { Scope, TokenResponse } from "@cloudcost/api";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 
 /** Refresh tokens live 30 days each (decision); every use rotates them (RFC 9700 §4.14.2). */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;

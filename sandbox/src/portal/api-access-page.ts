@@ -1,9 +1,9 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { NewClient } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 import { formFields } from "./form-fields";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";

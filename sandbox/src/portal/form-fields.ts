@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { isRecord } from "../validation";
 
 /**
  * The fields of a submitted form. A POST may come without a body (the CSRF token can travel in a
@@ -6,5 +7,5 @@ import type { FastifyRequest } from "fastify";
  */
 export function formFields(request: FastifyRequest): Readonly<Record<string, unknown>> {
   const body = request.body;
-  return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return isRecord(body) ? body : {};
 }

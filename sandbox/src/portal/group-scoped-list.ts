@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { html, type SafeHtml } from "./html";
 import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";

@@ -1,8 +1,8 @@
 import type { CloudGroup } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
-import { ServiceError } from "../service-error";
+import { ServiceError } from "../errors";
 import { formFields } from "./form-fields";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";

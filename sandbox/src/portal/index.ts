@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import { identityStores } from "../identity/identity-stores";
 import { registerAlertsPage } from "./alerts-page";
 import { registerApiAccessPage } from "./api-access-page";

@@ -1,12 +1,13 @@
 import type { CloudGroup } from "@cloudcost/api";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
 import { html, type SafeHtml } from "./html";
 import { sendPage } from "./layout";
 import { signedInUser } from "./session";
 import { signInUrl } from "./sign-in";
+import { fieldOf } from "../validation";
 
 /** What every signed-in portal page knows: who, the CSRF token for its forms, and the global filter's selection. */
 export interface PortalView {
@@ -25,7 +26,7 @@ export function signedInPage(ctx: SandboxContext, stores: IdentityStores, handle
     const user = signedInUser(stores, request);
     if (!user) return reply.redirect(signInUrl(request.url), request.method === "GET" ? 302 : 303);
     const groups = ctx.groups.list(user.orgId);
-    const wanted = (request.query as Record<string, unknown>).group;
+    const wanted = fieldOf(request.query, "group");
     return handler({ user, csrf: reply.generateCsrf(), groups, selected: groups.find((g) => g.id === wanted) }, request, reply);
   };
 }

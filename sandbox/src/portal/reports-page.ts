@@ -1,6 +1,6 @@
 import type { ScheduledReport } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { registerGroupScopedList, scopeName } from "./group-scoped-list";
 import { html, type SafeHtml } from "./html";

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { SandboxContext } from "../context";
+import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
 import { formFields } from "./form-fields";
 import { html } from "./html";
 import { sendPage } from "./layout";
 import { endSession, signedInUser, startSession } from "./session";
+import { fieldOf } from "../validation";
 
 /** Failed sign-ins allowed per client address and e-mail address within the window (decision: 5 per 15 minutes). */
 export const SIGN_IN_FAILURES_ALLOWED = 5;
@@ -55,7 +56,7 @@ export function registerSignIn(app: FastifyInstance, ctx: SandboxContext, stores
   const perAccount = new AttemptLimiter(SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_MS);
   const perAddress = new AttemptLimiter(SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS);
   app.get("/portal/sign-in", async (request, reply) => {
-    const next = safeNext((request.query as Record<string, unknown>).next);
+    const next = safeNext(fieldOf(request.query, "next"));
     if (signedInUser(stores, request)) return reply.redirect(next);
     return sendSignInPage(reply, 200, next, reply.generateCsrf());
   });

@@ -2,8 +2,8 @@ import cookie from "@fastify/cookie";
 import csrf from "@fastify/csrf-protection";
 import formbody from "@fastify/formbody";
 import type { FastifyInstance } from "fastify";
-import type { SandboxContext } from "../context";
-import { instanceId } from "../instance";
+import type { SandboxContext } from "../service/context";
+import { instanceId } from "../store/instance";
 
 /**
  * Form bodies, cookies and CSRF protection for HTML forms, registered into the caller's encapsulated

@@ -1,20 +1,8 @@
 import { Member, type ConnectedAccount, type Page, type PageQuery, type Provider } from "@cloudcost/api";
-import type { Db } from "../database";
-import { cursorPosition, toPage } from "../paging";
-import { conflict, invalidRequest } from "../service-error";
-import { sql } from "../statements";
-
-export const ACCOUNT_SCHEMA = `
-CREATE TABLE IF NOT EXISTS accounts (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  provider TEXT NOT NULL CHECK (provider IN ('aws', 'azure')),
-  account_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  UNIQUE (org_id, provider, account_id)
-);
-CREATE INDEX IF NOT EXISTS accounts_org ON accounts (org_id, seq);`;
+import type { Db } from "./connection";
+import { cursorPosition, toPage } from "./paging";
+import { conflict, invalidRequest } from "../errors";
+import { sql } from "./statements";
 
 interface AccountRow {
   seq: number;

@@ -1,11 +1,9 @@
 import type { AlertFields, BudgetAlert } from "@cloudcost/api";
 import type { Costs } from "../costs/cost-reads";
-import type { Db } from "../database";
-import { GROUP_REFERENCING_TABLES } from "./group-references";
-import { GroupScopedTable, groupScopedSchema } from "./group-scoped-table";
+import type { Db } from "./connection";
+import { GROUP_REFERENCING_TABLES } from "./tables";
+import { GroupScopedTable } from "./group-scoped-table";
 import type { Groups } from "./groups";
-
-export const ALERT_SCHEMA = groupScopedSchema(GROUP_REFERENCING_TABLES.alert);
 
 export type Alerts = GroupScopedTable<AlertFields, BudgetAlert>;
 

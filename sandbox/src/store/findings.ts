@@ -1,27 +1,10 @@
 import type { Acknowledgement, Finding, FindingKind, Page, PageQuery } from "@cloudcost/api";
-import type { Db } from "../database";
-import type { Organizations } from "../organizations";
-import { cursorPosition, toPage } from "../paging";
-import { notFound } from "../service-error";
+import type { Db } from "./connection";
+import type { Organizations } from "./organizations";
+import { cursorPosition, toPage } from "./paging";
+import { notFound } from "../errors";
 import type { FindingDraft } from "./finding-catalog";
-import { sql } from "../statements";
-
-export const FINDING_SCHEMA = `
-CREATE TABLE IF NOT EXISTS findings (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  kind TEXT NOT NULL CHECK (kind IN ('insight', 'waste', 'recommendation')),
-  title TEXT NOT NULL,
-  description TEXT NOT NULL,
-  severity TEXT NOT NULL,
-  provider TEXT NOT NULL,
-  account_id TEXT NOT NULL,
-  service TEXT NOT NULL,
-  savings_cents INTEGER,
-  detected_at TEXT NOT NULL,
-  acknowledged_at TEXT
-);
-CREATE INDEX IF NOT EXISTS findings_open ON findings (org_id, kind, acknowledged_at, seq);`;
+import { sql } from "./statements";
 
 /** Finding IDs are numeric-looking (spec `<insight_id>`): the row number offset so they read as IDs, not counters. */
 const ID_BASE = 100_000;

@@ -1,8 +1,6 @@
-import type { Db } from "../database";
-import { sql } from "../statements";
-
-/** Tables whose rows may point at a Cloud Group; a group is in use while any row does. */
-export const GROUP_REFERENCING_TABLES = { alert: "budget_alerts", report: "scheduled_reports" } as const;
+import type { Db } from "./connection";
+import { sql } from "./statements";
+import { GROUP_REFERENCING_TABLES } from "./tables";
 
 /** IDs of the alerts and reports that use a group, e.g. `alert alr_…`. */
 export function groupReferences(db: Db, groupId: string): string[] {

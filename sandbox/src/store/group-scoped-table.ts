@@ -1,26 +1,10 @@
 import type { Page, PageQuery } from "@cloudcost/api";
-import type { Db } from "../database";
-import { newId } from "../ids";
-import { cursorPosition, toPage } from "../paging";
-import { notFound, unprocessable } from "../service-error";
+import type { Db } from "./connection";
+import { newId } from "./ids";
+import { cursorPosition, toPage } from "./paging";
+import { notFound, unprocessable } from "../errors";
 import type { Groups } from "./groups";
-import { sql } from "../statements";
-
-/** DDL of a table of resources that may point at a Cloud Group (budget alerts, scheduled reports). */
-export function groupScopedSchema(table: string): string {
-  return `
-CREATE TABLE IF NOT EXISTS ${table} (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  group_id TEXT REFERENCES cloud_groups(id),
-  fields TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ${table}_org ON ${table} (org_id, seq);
-CREATE INDEX IF NOT EXISTS ${table}_group ON ${table} (group_id);`;
-}
+import { sql } from "./statements";
 
 /** A stored resource: the client's validated fields plus what the server keeps. */
 export interface Stored<F> {

@@ -10,35 +10,14 @@ import {
   type Page,
   type PageQuery,
 } from "@cloudcost/api";
-import type { Db } from "../database";
-import { newId } from "../ids";
-import { cursorPosition, toPage } from "../paging";
-import { conflict, notFound, unprocessable } from "../service-error";
+import type { Db } from "./connection";
+import { newId } from "./ids";
+import { cursorPosition, toPage } from "./paging";
+import { conflict, notFound, unprocessable } from "../errors";
 import { parseOrThrow } from "../validation";
 import type { Accounts } from "./accounts";
 import { groupReferences } from "./group-references";
-import { sql } from "../statements";
-
-export const GROUP_SCHEMA = `
-CREATE TABLE IF NOT EXISTS cloud_groups (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  name TEXT NOT NULL,
-  name_key TEXT NOT NULL,
-  description TEXT NOT NULL,
-  source TEXT NOT NULL CHECK (source IN ('api', 'portal')),
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  UNIQUE (org_id, name_key)
-);
-CREATE TABLE IF NOT EXISTS group_members (
-  group_id TEXT NOT NULL REFERENCES cloud_groups(id) ON DELETE CASCADE,
-  provider TEXT NOT NULL,
-  account_id TEXT NOT NULL,
-  PRIMARY KEY (group_id, provider, account_id)
-);
-CREATE INDEX IF NOT EXISTS cloud_groups_org ON cloud_groups (org_id, seq);`;
+import { sql } from "./statements";
 
 export type GroupSource = CloudGroup["source"];
 

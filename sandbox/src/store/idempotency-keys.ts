@@ -1,18 +1,5 @@
-import type { Db } from "../database";
-import { sql } from "../statements";
-
-export const IDEMPOTENCY_SCHEMA = `
-CREATE TABLE IF NOT EXISTS idempotency_keys (
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  key TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  status INTEGER NOT NULL,
-  body TEXT,
-  headers TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  PRIMARY KEY (org_id, key)
-);
-CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys (created_at);`;
+import type { Db } from "./connection";
+import { sql } from "./statements";
 
 /** Keys are kept 24 hours (contract decision), per organization. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;

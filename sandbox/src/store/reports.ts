@@ -1,11 +1,9 @@
 import type { ReportFields, ScheduledReport } from "@cloudcost/api";
-import type { Db } from "../database";
-import { GROUP_REFERENCING_TABLES } from "./group-references";
-import { GroupScopedTable, groupScopedSchema } from "./group-scoped-table";
+import type { Db } from "./connection";
+import { GROUP_REFERENCING_TABLES } from "./tables";
+import { GroupScopedTable } from "./group-scoped-table";
 import type { Groups } from "./groups";
 import { nextRunAt } from "./next-run";
-
-export const REPORT_SCHEMA = groupScopedSchema(GROUP_REFERENCING_TABLES.report);
 
 export type Reports = GroupScopedTable<ReportFields, ScheduledReport>;
 

@@ -1,29 +1,13 @@
 import type { Page, PageQuery, ScanRun, ScanState } from "@cloudcost/api";
 import { unitHash } from "../costs/hash";
-import { writeTransaction, type Db } from "../database";
-import { newId } from "../ids";
-import { cursorPosition, toPage } from "../paging";
-import { notFound } from "../service-error";
+import { writeTransaction, type Db } from "./connection";
+import { newId } from "./ids";
+import { cursorPosition, toPage } from "./paging";
+import { notFound } from "../errors";
 import type { Accounts } from "./accounts";
 import { draftFinding } from "./finding-catalog";
 import type { Findings } from "./findings";
-import { sql } from "../statements";
-
-export const SCAN_SCHEMA = `
-CREATE TABLE IF NOT EXISTS scan_runs (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  org_id TEXT NOT NULL REFERENCES orgs(id),
-  state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
-  step_ms INTEGER NOT NULL,
-  created_at INTEGER NOT NULL,
-  started_at INTEGER,
-  finished_at INTEGER,
-  result TEXT,
-  error TEXT
-);
-CREATE INDEX IF NOT EXISTS scan_runs_pending ON scan_runs (state) WHERE state IN ('queued', 'running');
-CREATE INDEX IF NOT EXISTS scan_runs_org ON scan_runs (org_id, seq);`;
+import { sql } from "./statements";
 
 interface RunRow {
   seq: number;

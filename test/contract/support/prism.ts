@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { readyLine, stopChild } from "../../harness/child-process";
+import { readyLine, stopChild } from "@cloudcost/testkit";
 
 const PRISM_CLI = join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 

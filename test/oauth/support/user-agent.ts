@@ -82,7 +82,7 @@ export function hiddenFields(page: string, action: string): Record<string, strin
   if (start < 0) throw new Error(`no form with action ${action} in page:\n${page}`);
   const form = page.slice(start, page.indexOf("</form>", start));
   const fields: Record<string, string> = {};
-  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = decodeEntities(m[2]!);
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g)) fields[m[1]!] = decodeEntities(m[2]!);
   return fields;
 }
 

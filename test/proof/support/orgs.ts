@@ -1,5 +1,5 @@
 import type { Scope } from "@cloudcost/api";
-import type { RunningSandbox } from "../../harness/sandbox";
+import type { RunningSandbox } from "@cloudcost/testkit";
 import type { OrgApi } from "./route-requests";
 
 /** Creates an organization through the sandbox CLI (a fresh one has the demo data seeded). */

@@ -1,4 +1,4 @@
-import { providerTexts, ProviderHost, ResourceKind, urn } from "../../harness/provider-host";
+import { providerTexts, ProviderHost, ResourceKind, urn } from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
 

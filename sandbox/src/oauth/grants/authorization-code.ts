@@ -1,8 +1,8 @@
 import { AuthorizationCodeRequest, type TokenResponse } from "@cloudcost/api";
-import type { SandboxContext } from "../../context";
+import type { SandboxContext } from "../../service/context";
 import type { AuthorizationCodes, StoredCode } from "../../identity/authorization-codes";
 import { intersectScopes, type ClientRecord } from "../../identity/credentials";
-import { OAuthFailure } from "../errors";
+import { OAuthFailure } from "../../errors";
 import { parseParams, type Form } from "../form";
 import { verifierMatches } from "../pkce";
 import { issueTokens } from "../token-response";

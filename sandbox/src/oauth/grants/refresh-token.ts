@@ -1,7 +1,7 @@
 import { RefreshTokenRequest, type TokenResponse } from "@cloudcost/api";
-import type { SandboxContext } from "../../context";
+import type { SandboxContext } from "../../service/context";
 import { intersectScopes, type ClientRecord, type TokenRecord } from "../../identity/credentials";
-import { OAuthFailure } from "../errors";
+import { OAuthFailure } from "../../errors";
 import { parseParams, type Form } from "../form";
 import { grantScopes } from "../scope";
 import { issueTokens } from "../token-response";

@@ -1,0 +1,44 @@
+import { Member } from "@cloudcost/api";
+import { notFound } from "../errors";
+import { assertIfMatch } from "../http/etag";
+import type { ApiHandlers, Call } from "./handler";
+
+/** The member named by the path; an ID that cannot be an account of that provider cannot be a member either. */
+function pathMember({ params }: Call<"removeMember">): Member {
+  const parsed = Member.safeParse({ provider: params.provider, accountId: params.accountId });
+  if (!parsed.success) throw notFound(`${params.accountId} is not a member of Cloud Group ${params.groupId}.`);
+  return parsed.data;
+}
+
+/** RFC 9110 §13.1.1: a change to a group honours `If-Match` against the group's current representation. */
+function assertGroupMatches(c: Call<"updateGroup" | "deleteGroup" | "replaceMembers" | "removeMember">): void {
+  assertIfMatch(c.ifMatch, () => c.ctx.groups.require(c.orgId, c.params.groupId));
+}
+
+export const groupHandlers = {
+  listGroups: (c) => ({ body: c.ctx.groups.page(c.orgId, c.query) }),
+  createGroup: (c) => {
+    const group = c.ctx.groups.create(c.orgId, c.body, "api");
+    return { body: group, location: `/api/v1/groups/${group.id}` };
+  },
+  getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, c.params.groupId) }),
+  updateGroup: (c) => {
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.update(c.orgId, c.params.groupId, c.body) };
+  },
+  deleteGroup: (c) => {
+    assertGroupMatches(c);
+    c.ctx.groups.delete(c.orgId, c.params.groupId);
+    return {};
+  },
+  listMembers: (c) => ({ body: { items: c.ctx.groups.members(c.orgId, c.params.groupId) } }),
+  replaceMembers: (c) => {
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.replaceMembers(c.orgId, c.params.groupId, c.body.members) };
+  },
+  addMember: (c) => ({ body: c.ctx.groups.addMember(c.orgId, c.params.groupId, c.body) }),
+  removeMember: (c) => {
+    assertGroupMatches(c);
+    return { body: c.ctx.groups.removeMember(c.orgId, c.params.groupId, pathMember(c)) };
+  },
+} satisfies ApiHandlers;

@@ -1,0 +1,97 @@
+import { buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { SandboxContext } from "../service/context";
+import { handlers } from "../api/handlers";
+import { registerApiRoutes } from "../api/routes-plugin";
+import { registerFaultInjection, type FaultOptions } from "./fault-injection";
+import { clientErrorHandler } from "./client-error";
+import { registerHostCheck } from "./host-check";
+import { acceptJsonOnly } from "./json-body";
+import { registerNotFound } from "./not-found";
+import { sendProblem, toServiceError } from "./problem";
+import { registerRateLimit } from "./rate-limit";
+import { newId } from "../store/ids";
+import { registerOAuth } from "../oauth";
+import { registerPortal } from "../portal";
+import { ServiceError } from "../errors";
+
+/** Request bodies over 1 MiB are refused with 413 (documented limit). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Default per-token rate limit (requests per minute). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+export interface ServerOptions {
+  /** Requests per minute per token; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** The window the limit counts over; default one minute (a shorter one lets benchmarks see several windows). */
+  rateLimitWindowMs?: number;
+  faults?: FaultOptions;
+}
+
+const OPENAPI_PATH = "/openapi.json";
+
+/** The REST API under `/api/v1`: JSON only, faults first, then the rate limit, then the route table. */
+async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: ServerOptions): Promise<void> {
+  await app.register(
+    async (api) => {
+      acceptJsonOnly(api);
+      if (options.faults) registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `/api/v1${OPENAPI_PATH}`);
+      await registerRateLimit(api, ctx, options.rateLimitPerMinute, options.rateLimitWindowMs);
+      const document = JSON.stringify(buildOpenApiDocument());
+      api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
+      registerApiRoutes(api, ctx, handlers);
+    },
+    { prefix: "/api/v1" },
+  );
+}
+
+const LOOPBACK_SET: ReadonlySet<string> = new Set(LOOPBACK_HOSTNAMES);
+
+/** How long a closing server lets requests in flight finish before it drops their connections. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Assembles the whole sandbox on one origin: the API, the OAuth server and the portal (`/` redirects to it). */
+export async function buildServer(ctx: SandboxContext, options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newId("req"),
+    logger: { level: "warn" },
+    // fastify's own 503 while closing is not a problem: the onRequest hook below answers instead.
+    return503OnClosing: false,
+    // Oversized headers (431) and malformed HTTP (400) fail in Node's parser, before any route or hook.
+    clientErrorHandler,
+    // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
+    // before any hook runs; without this they get fastify's own JSON instead of a problem.
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
+  });
+  // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
+  // client abandoned mid-request (its timeout fired) stays open until the client's keep-alive timeout, so
+  // after a grace period every remaining connection is closed.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+    setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    if (!closing) return;
+    // A request that arrives on a kept-alive connection while the server drains.
+    return sendProblem(
+      request,
+      reply,
+      new ServiceError(503, "unavailable", "Service unavailable", "The sandbox is shutting down.", undefined, { connection: "close" }),
+    );
+  });
+  registerHostCheck(app, () => ctx.config.allowedHosts ?? LOOPBACK_SET);
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toServiceError(error);
+    if (problem.status >= 500 && problem.slug === "internal") request.log.error({ err: error }, "request failed");
+    return sendProblem(request, reply, problem);
+  });
+  registerNotFound(app);
+  await registerApi(app, ctx, options);
+  await registerOAuth(app, ctx);
+  await registerPortal(app, ctx);
+  app.get("/", (_request, reply) => reply.redirect("/portal"));
+  return app;
+}

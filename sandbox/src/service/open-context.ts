@@ -1,0 +1,39 @@
+import { bootstrapDataFolder } from "./bootstrap";
+import type { SandboxConfig, SandboxContext } from "./context";
+import { Costs } from "../costs/cost-reads";
+import { openDatabase } from "../store/connection";
+import { Credentials } from "../identity/credentials";
+import { Organizations } from "../store/organizations";
+import { Accounts } from "../store/accounts";
+import { alertStore } from "../store/alerts";
+import { Findings } from "../store/findings";
+import { Groups } from "../store/groups";
+import { IdempotencyKeys } from "../store/idempotency-keys";
+import { reportStore } from "../store/reports";
+import { Scans } from "../store/scans";
+
+/** Opens the data folder and wires every store; a fresh folder is bootstrapped with the `demo` organization. */
+export function openContext(config: SandboxConfig): SandboxContext {
+  const db = openDatabase(config.dataDir);
+  const orgs = new Organizations(db);
+  const accounts = new Accounts(db);
+  const groups = new Groups(db, accounts);
+  const costs = new Costs(orgs, accounts, groups);
+  const findings = new Findings(db, orgs);
+  const ctx: SandboxContext = {
+    db,
+    config,
+    orgs,
+    credentials: new Credentials(db),
+    accounts,
+    groups,
+    alerts: alertStore(db, groups, costs),
+    reports: reportStore(db, groups),
+    findings,
+    scans: new Scans(db, accounts, findings, config.scanStepMs),
+    costs,
+    idempotencyKeys: new IdempotencyKeys(db),
+  };
+  bootstrapDataFolder(ctx);
+  return ctx;
+}

@@ -1,0 +1,75 @@
+import type { Page, PageQuery } from "@cloudcost/api";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "./connection";
+import { invalidRequest } from "../errors";
+import { sql } from "./statements";
+
+/** Which list a cursor belongs to: its name (`groups`, `findings-waste`, …) and the organization reading it. */
+export interface ListScope {
+  db: Db;
+  list: string;
+  orgId: string;
+}
+
+const keys = new WeakMap<Db, Buffer>();
+
+/**
+ * The data folder's cursor key: 32 random bytes made once and kept in `sandbox_meta`, so cursors stay
+ * valid across restarts and between `serve` processes on the same folder, and mean nothing anywhere else.
+ */
+function cursorKey(db: Db): Buffer {
+  let key = keys.get(db);
+  if (!key) {
+    sql(db, "INSERT OR IGNORE INTO sandbox_meta (key, value) VALUES ('cursor_key', ?)").run(randomBytes(32).toString("base64url"));
+    const row = sql(db, "SELECT value FROM sandbox_meta WHERE key = 'cursor_key'").get() as { value: string };
+    keys.set(db, (key = Buffer.from(row.value, "base64url")));
+  }
+  return key;
+}
+
+/** HMAC-SHA-256 over the list, the organization and the position, truncated to 128 bits. */
+function tag(scope: ListScope, position: string): Buffer {
+  return createHmac("sha256", cursorKey(scope.db)).update(`${scope.list}\n${scope.orgId}\n${position}`).digest().subarray(0, 16);
+}
+
+/**
+ * Cursors are opaque to clients (contract: paging decision): `<position>.<tag>`, the position being a
+ * row's creation sequence number and the tag an HMAC binding it to the list and the organization. A
+ * cursor of another list or organization, or a forged or altered one, is a 400.
+ */
+function encodeCursor(scope: ListScope, seq: number): string {
+  const position = seq.toString(36);
+  return `${position}.${tag(scope, position).toString("base64url")}`;
+}
+
+function decodeCursor(scope: ListScope, cursor: string): number {
+  const m = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  const presented = m ? Buffer.from(m[2]!, "base64url") : undefined;
+  if (!m || !presented || presented.length !== 16 || !timingSafeEqual(presented, tag(scope, m[1]!))) {
+    throw invalidRequest("The cursor is not valid for this list.", [
+      { path: "query.cursor", code: "invalid_cursor", message: "is not a cursor returned by this list" },
+    ]);
+  }
+  return parseInt(m[1]!, 36);
+}
+
+/** A row position in a list: its creation sequence number. */
+interface Sequenced {
+  seq: number;
+}
+
+/**
+ * Turns `limit + 1` rows read after the cursor into a page: the extra row only tells whether a next
+ * page exists, so no second query is needed.
+ */
+export function toPage<R extends Sequenced, T>(scope: ListScope, rows: readonly R[], limit: number, view: (row: R) => T): Page<T> {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { items: shown.map(view), nextCursor: rows.length > limit && last ? encodeCursor(scope, last.seq) : null };
+}
+
+/** The position to read after: 0 (or "infinity" for newest-first lists) without a cursor. */
+export function cursorPosition(scope: ListScope, q: PageQuery, newestFirst = false): number {
+  if (q.cursor === undefined) return newestFirst ? Number.MAX_SAFE_INTEGER : 0;
+  return decodeCursor(scope, q.cursor);
+}
