@@ -342,6 +342,66 @@ describe("configuration and credentials", () => {
     }
   });
 
+  it.each([
+    [
+      "the portal",
+      (o: string) => `${o}/portal/groups`,
+      /cloudcost:apiUrl \(or CLOUDCOST_API_URL\) points at the portal .*; set it to the API base URL http:\/\/127\.0\.0\.1:\d+\/api\/v1$/,
+    ],
+    [
+      "another path",
+      (o: string) => `${o}/v1`,
+      /must be the API base URL ending in \/api\/v1, such as http:\/\/127\.0\.0\.1:\d+\/api\/v1; got/,
+    ],
+    ["no URL at all", () => "cloudcost.example.com", /must be an absolute URL such as https:\/\/cloudcost\.example\.com\/api\/v1/],
+  ])("refuses an apiUrl pointing at %s, saying exactly what to set", async (_what, apiUrl, message) => {
+    const h = await startProviderHost();
+    try {
+      await h.configure({ "cloudcost:apiUrl": apiUrl(new URL(sandbox.baseUrl).origin), "cloudcost:apiToken": secret(token) });
+      const u = urn("CloudGroup", "wrong-url");
+      const attempt = (async () => {
+        const checked = await h.check(u, {}, { name: "x", __provider: providers.CloudGroup });
+        await h.create(u, checked.inputs);
+      })();
+      await expect(attempt).rejects.toThrow(message);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it.each([
+    ["a bare origin", (o: string) => o],
+    ["a trailing slash", (o: string) => `${o}/api/v1/`],
+  ])("accepts an apiUrl with %s, which is unambiguous", async (_what, apiUrl) => {
+    const h = await startProviderHost();
+    try {
+      await h.configure({ "cloudcost:apiUrl": apiUrl(new URL(sandbox.baseUrl).origin), "cloudcost:apiToken": secret(token) });
+      const g = await checkAndCreate(h, "CloudGroup", "lenient-url", { name: "Lenient URL" });
+      await h.delete(g.urn, g.id, g.outputs);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it("asks for the client secret once, naming the command that sets it", async () => {
+    const h = await startProviderHost({ env: { CLOUDCOST_API_TOKEN: "" } });
+    try {
+      await h.configure({ "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:clientId": "someone" });
+      const u = urn("CloudGroup", "half-credentials");
+      const checked = await h.check(u, {}, { name: "x", __provider: providers.CloudGroup });
+      const error = await h.create(u, checked.inputs).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toMatch(
+        /cloudcost:clientId is set, so cloudcost:clientSecret is needed too: set it with `pulumi config set --secret cloudcost:clientSecret VALUE`, or CLOUDCOST_CLIENT_SECRET/,
+      );
+      expect(error?.message.match(/clientSecret/g)).toHaveLength(2);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it("fails with a clear message when the API token was revoked", async () => {
     const doomed = await sandbox.token();
     const h = await startProviderHost();

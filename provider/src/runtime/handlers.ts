@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ApiError, type z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 import { currentClient, useStackConfig } from "./clients";
+import { checkedApiUrl } from "./settings";
 import { failuresFrom } from "./failures";
 import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
@@ -14,14 +15,16 @@ export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
 
 /** `configure` of every resource kind: remembers the stack config; credentials are resolved per call. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  useStackConfig((key) => {
+  const config = (key: string): string | undefined => {
     try {
       return req.config.get(`cloudcost:${key}`);
     } catch {
       // The host passes an undefined config when Configure was never called; fall back to the environment.
       return undefined;
     }
-  });
+  };
+  checkedApiUrl(config); // a wrong apiUrl fails here, naming the value to set
+  useStackConfig(config);
 }
 
 const withoutUnknowns = new WeakMap<z.ZodObject, Map<string, z.ZodObject>>();

@@ -1,4 +1,5 @@
 import type { ClientAuth } from "@cloudcost/api";
+import { normaliseApiUrl } from "./api-url";
 
 /** Everything needed to reach the API; resolved at run time, never captured in `__provider`. */
 export interface Settings {
@@ -36,19 +37,31 @@ const both = (key: SettingKey) => `cloudcost:${key} (or ${SETTINGS_ENV[key]})`;
  * credentials when both are set. `authUrl` defaults to the origin of `apiUrl`.
  */
 export function resolveSettings(config: ConfigLookup): Settings {
-  const apiUrl = lookup(config, "apiUrl");
+  const apiUrl = checkedApiUrl(config);
   if (!apiUrl) throw new SettingsError(`${both("apiUrl")} is not set: it is the API base URL ending in /api/v1`);
-  let origin: string;
-  try {
-    origin = new URL(apiUrl).origin;
-  } catch (error) {
-    throw new SettingsError(`${both("apiUrl")} is not an absolute URL`, { cause: error });
-  }
+  const origin = new URL(apiUrl).origin;
   const apiToken = lookup(config, "apiToken");
   if (apiToken) return { apiUrl, auth: { apiToken } };
   const clientId = lookup(config, "clientId");
   const clientSecret = lookup(config, "clientSecret");
   if (clientId && clientSecret) return { apiUrl, auth: { clientId, clientSecret, authUrl: lookup(config, "authUrl") ?? origin } };
-  if (clientId) throw new SettingsError(`${both("clientSecret")} is not set (needed with ${both("clientId")})`);
+  if (clientId)
+    throw new SettingsError(
+      "cloudcost:clientId is set, so cloudcost:clientSecret is needed too: set it with `pulumi config set --secret cloudcost:clientSecret VALUE`, or CLOUDCOST_CLIENT_SECRET",
+    );
   throw new SettingsError(`no credentials: set ${both("apiToken")}, or ${both("clientId")} and ${both("clientSecret")}`);
+}
+
+/**
+ * `apiUrl` normalised (see ./api-url), or undefined when it is not set. `configure` calls this so a wrong URL
+ * fails before any request, with the value to set, instead of as a 404 or 403 from the wrong endpoint.
+ */
+export function checkedApiUrl(config: ConfigLookup): string | undefined {
+  const apiUrl = lookup(config, "apiUrl");
+  if (!apiUrl) return undefined;
+  try {
+    return normaliseApiUrl(apiUrl, both("apiUrl"));
+  } catch (error) {
+    throw new SettingsError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
