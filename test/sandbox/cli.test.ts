@@ -1,10 +1,19 @@
 import { ConnectedAccountPage } from "@cloudcost/api";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { SANDBOX_CLI, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
+
+/** Runs the CLI without the harness's `--data`. */
+function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [SANDBOX_CLI, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    ),
+  );
+}
 
 describe("cloudcost-sandbox command line", () => {
   let sandbox: RunningSandbox;
@@ -60,21 +69,26 @@ describe("cloudcost-sandbox command line", () => {
   });
 
   it.each([
-    [["frobnicate"], /unknown command/],
-    [["org", "create"], /expected NAME/],
+    [["frobnicate"], /unknown command 'frobnicate'/],
+    [["org", "create"], /missing required argument 'name'/],
     [["org", "create", "x", "--permissions", "admin"], /--permissions takes/],
-    [["account", "add", "--org", "demo", "--provider", "gcp", "--id", "1"], /--provider takes/],
-    [["account", "add", "--org", "demo", "--provider", "aws"], /--id is required/],
-    [["account", "add", "--org", "demo", "--provider", "aws,azure", "--id", "123456789012"], /--provider takes one of aws, azure/],
-    [["account", "add", "--org", "demo", "--id", "123456789012"], /--provider is required/],
-    [["org", "create", " "], /NAME must not be empty/],
-    [["token", "create", "--org", "demo", "--expires-in", "soon"], /--expires-in must be a whole number/],
-    [["token", "create", "--org", "demo", "--colour", "red"], /Unknown option '--colour'/],
-    [["serve", "--port", "99999"], /--port must be a whole number/],
+    [["org", "create", "bad name!"], /NAME must be 1 to 64 letters, digits/],
+    [["org", "create", " "], /NAME must be 1 to 64 letters/],
+    [["account", "add", "--org", "demo", "--provider", "gcp", "--id", "1"], /Allowed choices are aws, azure/],
+    [["account", "add", "--org", "demo", "--provider", "aws"], /required option '--id <id>' not specified/],
+    [["account", "add", "--org", "demo", "--provider", "aws,azure", "--id", "123456789012"], /Allowed choices are aws, azure/],
+    [["account", "add", "--org", "demo", "--id", "123456789012"], /required option '--provider <provider>' not specified/],
+    [["account", "add", "--org", "demo", "--provider", "aws", "--id", "12"], /--id must be exactly 12 digits/],
+    [["account", "add", "--org", "demo", "--provider", "azure", "--id", "12"], /--id must be a subscription GUID/],
+    [["account", "add", "--org", "demo", "--provider", "aws", "--id", "123456789012", "--name", "  "], /--name must not be blank/],
+    [["token", "create", "--org", "demo", "--expires-in", "soon"], /--expires-in must be a whole number of at least 1, got "soon"/],
+    [["token", "create", "--org", "demo", "--expires-in", "-5"], /--expires-in must be a whole number of at least 1, got "-5"/],
+    [["token", "create", "--org", "demo", "--colour", "red"], /unknown option '--colour'/],
+    [["serve", "--port", "99999"], /--port must be a whole number from 0 to 65535/],
     [["serve", "--faults", "2"], /--faults must be a number from 0 to 1/],
     [["serve", "--fault-seed", "3"], /--fault-seed needs --faults/],
     [["serve", "--faults", "0.1", "--fault-kinds", "explode"], /--fault-kinds takes/],
-  ])("rejects %j with one line on stderr and exit code 2", async (args, message) => {
+  ])("rejects %j with a usage error on stderr and exit code 2", async (args, message) => {
     const r = await sandbox.cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
@@ -83,8 +97,30 @@ describe("cloudcost-sandbox command line", () => {
   });
 
   it.each([
+    [[]],
+    [["serve"]],
+    [["token"]],
+    [["token", "create"]],
+    [["token", "revoke"]],
+    [["org", "create"]],
+    [["account", "add"]],
+    [["client", "create"]],
+    [["client", "delete"]],
+  ])("prints help for %j --help and exits 0", async (args) => {
+    const r = await run([...args, "--help"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toMatch(new RegExp(`^Usage: cloudcost-sandbox ${args.join(" ")}`.trim()));
+    expect(r.stdout).toMatch(/--help/);
+  });
+
+  it.each([[[]], [["token"]], [["org"]]])("answers %j (no command) with the usage on stderr and exit code 2", async (args) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^Usage: cloudcost-sandbox ${args.join(" ")}`.trim()));
+  });
+
+  it.each([
     [["account", "add", "--org", "nobody", "--provider", "aws", "--id", "123456789012"], /no organization named "nobody"/],
-    [["account", "add", "--org", "demo", "--provider", "aws", "--id", "12"], /not a valid aws account ID/],
     [["account", "add", "--org", "demo", "--provider", "aws", "--id", "111122223333"], /already connected/],
     [["org", "create", "demo"], /an organization named "demo" already exists/],
   ])("fails %j with exit code 1 and a clear message", async (args, message) => {
@@ -92,6 +128,62 @@ describe("cloudcost-sandbox command line", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it("names an unusable data folder and says how to choose another", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cloudcost-file-")), "not-a-folder");
+    writeFileSync(file, "");
+    try {
+      for (const args of [
+        ["token", "create", "--org", "demo"],
+        ["serve", "--port", "0"],
+      ]) {
+        const r = await run([...args, "--data", join(file, "data")]);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(`cannot use the data folder ${join(file, "data")}`);
+        expect(r.stderr).toMatch(/--data DIR/);
+      }
+    } finally {
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
+  });
+
+  it("serve says where the API, the portal and the OpenAPI document are and how to sign in", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cloudcost-serve-"));
+    const child = spawn(process.execPath, [SANDBOX_CLI, "serve", "--port", "0", "--data", dir], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      let text = "";
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes("Ctrl+C")) resolve();
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${text}`)));
+      });
+      const lines = text.split("\n");
+      const origin = /^cloudcost sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1$/.exec(lines[0]!)?.[1];
+      expect(origin).toBeDefined();
+      expect(text).toContain(`API:      ${origin}/api/v1`);
+      expect(text).toContain(`OpenAPI:  ${origin}/api/v1/openapi.json`);
+      expect(text).toContain(`Portal:   ${origin}/portal/`);
+      expect(text).toMatch(/Sign in: {2}demo@cloudcost\.dev \/ \S+/);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names a port in use and the way out", async () => {
+    const port = Number(new URL(sandbox.origin).port);
+    const dir = mkdtempSync(join(tmpdir(), "cloudcost-port-"));
+    try {
+      const r = await run(["serve", "--port", String(port), "--data", dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use.*--port 0 picks a free one`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("bootstraps a fresh folder named by CLOUDCOST_SANDBOX_DATA", async () => {

@@ -1,33 +1,18 @@
-import { Scope } from "@cloudcost/api";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { AwsAccountId, AzureSubscriptionId, Scope, TrimmedName, type Provider } from "@cloudcost/api";
+import { resolve } from "node:path";
 import { UsageError } from "../errors";
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values = Record<string, string | boolean | undefined>;
 
-/** `--data DIR`, accepted by every command. */
-const COMMON: Options = { data: { type: "string" } };
+/** Where a command writes its lines (stdout in the CLI). */
+export type Output = (line: string) => void;
 
-/** `node:util` parseArgs in strict mode; its errors become usage errors (exit 2). */
-export function parse(
-  args: readonly string[],
-  options: Options,
-  positionals: readonly string[],
-): { values: Values; positionals: string[] } {
-  let parsed: { values: Values; positionals: string[] };
-  try {
-    parsed = parseArgs({ args: [...args], options: { ...COMMON, ...options }, allowPositionals: true, strict: true }) as {
-      values: Values;
-      positionals: string[];
-    };
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0]! : String(error), { cause: error });
-  }
-  if (parsed.positionals.length !== positionals.length) {
-    const wanted = positionals.length ? positionals.join(" ") : "no positional arguments";
-    throw new UsageError(`expected ${wanted}, got ${parsed.positionals.length ? parsed.positionals.join(" ") : "none"}`);
-  }
-  return parsed;
+/** Commander's option values (camelCase keys) under their command-line names, e.g. `expiresIn` → `expires-in`. */
+export function toValues(opts: Record<string, unknown>): Values {
+  const values: Values = {};
+  for (const [key, value] of Object.entries(opts))
+    if (typeof value === "string" || typeof value === "boolean") values[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)] = value;
+  return values;
 }
 
 /** The data folder: `--data`, else `CLOUDCOST_SANDBOX_DATA`, else `.sandbox/`. */
@@ -50,7 +35,11 @@ export function integer(values: Values, name: string, fallback: number, min: num
   const v = string(values, name);
   if (v === undefined) return fallback;
   if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+    throw new UsageError(
+      max === Number.MAX_SAFE_INTEGER
+        ? `--${name} must be a whole number of at least ${min}, got "${v}"`
+        : `--${name} must be a whole number from ${min} to ${max}, got "${v}"`,
+    );
   return Number(v);
 }
 
@@ -85,3 +74,38 @@ export function choice<T extends string>(values: Values, name: string, allowed: 
 }
 
 export const scopes = (values: Values, name = "scopes"): Scope[] | undefined => list(values, name, Scope.options);
+
+/**
+ * Organization names are typed after `--org` on every command and shown in the portal: 1 to 64 letters,
+ * digits, `.`, `_` or `-`, starting with a letter or digit, so they never need quoting in a shell.
+ */
+export function orgName(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name))
+    throw new UsageError(`NAME must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit; got "${name}"`);
+  return name;
+}
+
+const LABEL = TrimmedName(100);
+
+/** A display name or label, with the API's rule for names (not blank, at most 100 characters once trimmed). */
+export function label(values: Values, name: string): string | undefined {
+  const v = string(values, name);
+  if (v === undefined) return undefined;
+  const parsed = LABEL.safeParse(v);
+  if (!parsed.success) throw new UsageError(`--${name} must not be blank and at most 100 characters long; got "${v}"`);
+  return parsed.data;
+}
+
+/** `--id`: the contract's account-ID rule for the provider (AWS: exactly 12 digits; Azure: a subscription GUID). */
+export function accountId(provider: Provider, id: string): string {
+  const parsed = (provider === "aws" ? AwsAccountId : AzureSubscriptionId).safeParse(id);
+  if (!parsed.success) {
+    const rule =
+      provider === "aws" ? "exactly 12 digits, e.g. 123456789012" : "a subscription GUID, e.g. 0b1f6471-1bf0-4dda-aec3-cb9272f09590";
+    throw new UsageError(`--id must be ${rule} for --provider ${provider}; got "${id}"`);
+  }
+  return parsed.data;
+}
+
+/** The data folder as an absolute path, for messages that name it. */
+export const dataPath = (values: Values): string => resolve(dataDir(values));

@@ -3,23 +3,10 @@ import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../http/fault-in
 import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from "../http/server";
-import { dataDir, fraction, integer, list, parse, string, type Values } from "./arguments";
+import { DEMO_USER } from "../identity/bootstrap";
+import { dataDir, dataPath, fraction, integer, list, string, type Output, type Values } from "./arguments";
+import { dataFolderError, listenError } from "./startup-errors";
 import { UsageError } from "../errors";
-
-const SERVE_OPTIONS = {
-  port: { type: "string" },
-  host: { type: "string" },
-  "public-url": { type: "string" },
-  "rate-limit": { type: "string" },
-  "scan-step-ms": { type: "string" },
-  "token-ttl": { type: "string" },
-  "code-ttl": { type: "string" },
-  retention: { type: "string" },
-  faults: { type: "string" },
-  "fault-seed": { type: "string" },
-  "fault-kinds": { type: "string" },
-  "fault-latency-ms": { type: "string" },
-} as const;
 
 /** Without `--fault-kinds`, every kind but `reset-after` (which lets the change commit). */
 const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ["429", "503", "reset", "latency"];
@@ -50,23 +37,42 @@ function publicUrl(values: Values): string | undefined {
   return text;
 }
 
+/** What a new user needs after `serve` starts: where everything is and how to sign in. */
+function printWelcome(out: Output, listenOrigin: string, origin: string): void {
+  // The FIRST line stays exactly as it is: test harnesses and scripts/demo.js parse the listen URL from it.
+  const publicNote = origin === listenOrigin ? "" : `; public URL ${origin}/api/v1`;
+  out(`cloudcost sandbox listening on ${listenOrigin}/api/v1${publicNote}`);
+  out(`  API:      ${origin}/api/v1   (set cloudcost:apiUrl to this)`);
+  out(`  OpenAPI:  ${origin}/api/v1/openapi.json`);
+  out(`  Portal:   ${origin}/portal/`);
+  out(`  Sign in:  ${DEMO_USER.email} / ${DEMO_USER.password}   (the seeded user of the "demo" organization)`);
+  out(`  A token:  cloudcost-sandbox token create --org demo   (add --data DIR if you serve another folder)`);
+  out("Press Ctrl+C to stop.");
+}
+
 /** `serve`: runs until SIGTERM or SIGINT, then closes gracefully (open requests finish, the database closes). */
-export async function serve(args: readonly string[]): Promise<void> {
-  const { values } = parse(args, SERVE_OPTIONS, []);
-  const server = await startSandboxServer({
-    dataDir: dataDir(values),
-    port: integer(values, "port", 8787, 0, 65535),
-    host: string(values, "host") ?? "127.0.0.1",
-    publicUrl: publicUrl(values),
-    rateLimitPerMinute: integer(values, "rate-limit", DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
-    scanStepMs: integer(values, "scan-step-ms", DEFAULT_SCAN_STEP_MS, 1, 3_600_000),
-    accessTokenTtlSeconds: integer(values, "token-ttl", DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 1),
-    authorizationCodeTtlSeconds: integer(values, "code-ttl", DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS, 1, 600),
-    retentionSeconds: integer(values, "retention", DEFAULT_RETENTION_SECONDS, 1),
-    faults: faultOptions(values),
-  });
-  const publicNote = server.origin === server.listenOrigin ? "" : `; public URL ${server.url}`;
-  console.log(`cloudcost sandbox listening on ${server.listenOrigin}/api/v1${publicNote}`);
+export async function serve(values: Values, out: Output): Promise<void> {
+  const port = integer(values, "port", 8787, 0, 65535);
+  const host = string(values, "host") ?? "127.0.0.1";
+  let server: Awaited<ReturnType<typeof startSandboxServer>>;
+  try {
+    server = await startSandboxServer({
+      dataDir: dataDir(values),
+      port,
+      host,
+      publicUrl: publicUrl(values),
+      rateLimitPerMinute: integer(values, "rate-limit", DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
+      scanStepMs: integer(values, "scan-step-ms", DEFAULT_SCAN_STEP_MS, 1, 3_600_000),
+      accessTokenTtlSeconds: integer(values, "token-ttl", DEFAULT_ACCESS_TOKEN_TTL_SECONDS, 1),
+      authorizationCodeTtlSeconds: integer(values, "code-ttl", DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS, 1, 600),
+      retentionSeconds: integer(values, "retention", DEFAULT_RETENTION_SECONDS, 1),
+      faults: faultOptions(values),
+    });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw listenError(error, host, port) ?? dataFolderError(error, dataPath(values));
+  }
+  printWelcome(out, server.listenOrigin, server.origin);
   let closing = false;
   const shutdown = () => {
     if (closing) return;
