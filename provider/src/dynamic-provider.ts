@@ -31,9 +31,10 @@ export function dynamicProvider(k: ResourceKind): pulumi.dynamic.ResourceProvide
  * The serializer (@pulumi/pulumi runtime/closure/createClosure.ts, `findNormalizedModuleNameAsync` and
  * `captureModuleAsync`) looks the captured object up in `require.cache` and takes the FIRST key whose
  * module exports it: a key with a `node_modules` segment becomes a `require`, any other is a local module
- * serialized by value. Installed with npm or pnpm the real path already has that segment. In an npm
- * workspace (this repository) Node records the symlink's target (`provider/dist/...`), which is not under
- * node_modules; there the same module is also entered under the path the program reaches it by
+ * serialized by value. Installed with npm the real path already has that segment. In an npm workspace
+ * (this repository) Node records the symlink's target (`provider/dist/...`), which is not under
+ * node_modules, and under pnpm the store path (`node_modules/.pnpm/...`), which older SDKs cannot map to
+ * the package's exports; there the same module is also entered under the path the program reaches it by
  * (`<dir>/node_modules/@cloudcost/pulumi/...`, found as Node's resolution would from the program's
  * folder), ahead of the real one. Nothing is loaded twice: both keys hold the same Module. When the
  * package cannot be reached through any node_modules folder, nothing changes and the provider is
@@ -54,7 +55,12 @@ const PACKAGE = "@cloudcost/pulumi";
 function aliasUnderNodeModules(mod: NodeModule): void {
   const { dirname, join, relative, sep } = require("node:path") as typeof import("node:path");
   const { existsSync, realpathSync } = require("node:fs") as typeof import("node:fs");
-  if (mod.filename.split(sep).includes("node_modules")) return;
+  // Installed with npm the real path is `<project>/node_modules/@cloudcost/pulumi/...`: nothing to do. Under
+  // pnpm it is `node_modules/.pnpm/<store entry>/node_modules/...`, which @pulumi/pulumi before ~3.270 cannot
+  // map to an export of the package (runtime/closure/package.js `ModuleMap.get` throws "export path not
+  // found"), so there too the module is entered under the path the program reaches it by.
+  const segments = mod.filename.split(sep);
+  if (segments.includes("node_modules") && !segments.includes(".pnpm")) return;
   const packageRoot = dirname(dirname(dirname(mod.filename)));
   for (let dir = process.cwd(); ; dir = dirname(dir)) {
     const linked = join(dir, "node_modules", PACKAGE);
