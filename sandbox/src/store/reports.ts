@@ -22,6 +22,7 @@ export function reportStore(db: Db, groups: Groups): Reports {
       id: s.id,
       ...s.fields,
       nextRunAt: s.fields.enabled ? nextRunAt(s.fields.schedule) : null,
+      lastRunAt: null,
       createdAt: s.createdAt,
       updatedAt: s.updatedAt,
     }),
