@@ -40,7 +40,11 @@ export function buildProgram(out: Output): Command {
       .option("--faults <rate>", "inject faults into this fraction of API requests (0 to 1)")
       .option("--fault-seed <n>", "seed of the fault sequence (needs --faults)")
       .option("--fault-kinds <kinds>", "comma-separated: 429, 503, reset, latency, reset-after (needs --faults)")
-      .option("--fault-latency-ms <ms>", "delay of the latency fault (needs --faults)"),
+      .option("--fault-latency-ms <ms>", "delay of the latency fault (needs --faults)")
+      .option("--evaluate-every-ms <ms>", "how often alerts and report schedules are evaluated (default 60000)")
+      .option("--webhook-backoff-ms <ms>", "delay before the first webhook retry; it doubles each time (default 5000)")
+      .option("--webhook-timeout-ms <ms>", "bound on one webhook attempt (default 10000)")
+      .option("--smtp-url <url>", "also relay captured e-mail to this SMTP server (smtp://host:port)"),
     (values) => serve(values, out),
   );
 
