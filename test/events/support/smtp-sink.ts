@@ -1,6 +1,16 @@
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
+/** The reply to each command (anything else: `250 ok`). */
+const ANSWERS: Readonly<Record<string, string>> = {
+  EHLO: "250-sink\r\n250 8BITMIME",
+  HELO: "250 sink",
+  MAIL: "250 2.1.0 ok",
+  RCPT: "250 2.1.5 ok",
+  DATA: "354 go ahead",
+  QUIT: "221 bye",
+};
+
 /** One message as the sink received it. */
 export interface SunkMessage {
   from: string;
@@ -64,13 +74,11 @@ export class SmtpSink {
         const line = buffer.slice(0, eol);
         buffer = buffer.slice(eol + 2);
         const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "EHLO") reply("250-sink\r\n250 8BITMIME");
-        else if (verb === "HELO") reply("250 sink");
-        else if (verb === "MAIL") ((current.from = line.slice(10).trim()), reply("250 2.1.0 ok"));
-        else if (verb === "RCPT") (current.to.push(line.slice(8).trim()), reply("250 2.1.5 ok"));
-        else if (verb === "DATA") ((inData = true), reply("354 go ahead"));
-        else if (verb === "QUIT") (reply("221 bye"), socket.end());
-        else reply("250 ok");
+        if (verb === "MAIL") current.from = line.slice(10).trim();
+        if (verb === "RCPT") current.to.push(line.slice(8).trim());
+        if (verb === "DATA") inData = true;
+        reply(ANSWERS[verb] ?? "250 ok");
+        if (verb === "QUIT") socket.end();
       }
     });
   }
