@@ -373,6 +373,10 @@ describe("events, the outbox and the sandbox clock", () => {
     for (const path of ["/outbox/msg_0000000000zz/attachments/0", "/outbox/nope/attachments/0", "/outbox/msg_0000000000zz/attachments/x"])
       expectProblem(await control(sandbox, "GET", path, token), 404);
     expectProblem(await call(sandbox, "GET", "/events/evt_0000000000zz", { token }), 404);
+    const wrongMethod = await control(sandbox, "PUT", "/clock", token, { advance: "P1D" });
+    expectProblem(wrongMethod, 405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET, POST, HEAD");
+    expectProblem(await control(sandbox, "GET", "/nothing-here", token), 404);
 
     // Emptying the outbox leaves the events and their delivery log.
     expect((await control(sandbox, "DELETE", "/outbox", token)).status).toBe(204);
