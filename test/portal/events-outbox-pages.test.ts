@@ -23,6 +23,7 @@ describe("portal Events and Outbox pages", () => {
   let receiver: RecordingReceiver;
   let agent: UserAgent;
   let token: string;
+  let otherToken: string;
   let own: Event;
   let foreign: Event;
   let foreignMessage: Message;
@@ -44,7 +45,7 @@ describe("portal Events and Outbox pages", () => {
     // Another organization with an event, a webhook and a captured message of its own.
     await sb.cliJson(["org", "create", "other-org", "--json"]);
     await sb.cliJson(["account", "add", "--org", "other-org", "--provider", "aws", "--id", "210987654321", "--json"]);
-    const otherToken = (await sb.cliJson<{ token: string }>(["token", "create", "--org", "other-org", "--json"])).token;
+    otherToken = (await sb.cliJson<{ token: string }>(["token", "create", "--org", "other-org", "--json"])).token;
     foreign = await fireAlert(sb, {
       token: otherToken,
       name: "Foreign budget",
@@ -131,14 +132,10 @@ describe("portal Events and Outbox pages", () => {
   });
 
   test("Redeliver of another organization's event is a 404 and sends nothing", async () => {
-    const before = await webhookAttempts(
-      foreign.id,
-      (await sb.cliJson<{ token: string }>(["token", "create", "--org", "other-org", "--json"])).token,
-    );
+    const before = await webhookAttempts(foreign.id, otherToken);
     const fieldsOfOwn = hiddenFields((await page(`/portal/events/${own.id}`)).text, `/portal/events/${own.id}/redeliver`);
     const response = await agent.post(`/portal/events/${foreign.id}/redeliver`, fieldsOfOwn);
     expect(response.status).toBe(404);
-    const otherToken = (await sb.cliJson<{ token: string }>(["token", "create", "--org", "other-org", "--json"])).token;
     expect(await webhookAttempts(foreign.id, otherToken)).toBe(before);
   });
 

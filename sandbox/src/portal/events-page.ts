@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
+import { redeliverWebhook } from "../events/redeliver";
 import { fieldOf } from "../validation";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
@@ -113,7 +114,7 @@ export function registerEventsPage(app: FastifyInstance, ctx: SandboxContext, st
       const event = eventOf(ctx, view, request);
       if (!event) return problemPage(reply, view, PATH, 404, "No such event in this organization.");
       try {
-        ctx.redeliver(view.user.orgId, event.id);
+        redeliverWebhook(ctx, view.user.orgId, event.id);
       } catch (error) {
         if (!(error instanceof ServiceError) || error.status >= 500) throw error;
         return sendDetail(ctx, view, reply, event, error.message, error.status);
