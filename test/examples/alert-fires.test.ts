@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { freePort } from "../../scripts/demo/free-port";
 import { runExample } from "./example-program";
 import { idOf, startDeployment, valueOf, type Deployment } from "@cloudcost/testkit";
@@ -29,7 +30,8 @@ afterAll(async () => {
 
 const eventsOfAlert = async (alertId: string) => {
   const all = [];
-  for await (const e of d.api.listEvents({ type: "budget_alert.threshold_crossed" })) if (e.data.alertId === alertId) all.push(e);
+  for await (const e of d.api.listEvents({ type: "budget_alert.threshold_crossed" }))
+    if (e.type === "budget_alert.threshold_crossed" && e.data.alertId === alertId) all.push(e);
   return all;
 };
 
@@ -50,8 +52,7 @@ describe("examples/alert-fires", () => {
   });
 
   it("hands the receiver the signing secret as a Pulumi secret", async () => {
-    const output = outputs.webhookSigningSecret as { isSecret: Promise<boolean> };
-    expect(await output.isSecret).toBe(true);
+    expect(await pulumi.isSecret(outputs.webhookSigningSecret as pulumi.Output<string>)).toBe(true);
     expect(await valueOf(outputs.webhookSigningSecret)).toBe((await d.api.getWebhookSigningSecret()).secret);
   });
 
