@@ -40,23 +40,25 @@ function target(current: Date, change: ClockChange): Date {
  */
 export async function changeClock(ctx: SandboxContext, orgId: string, change: ClockChange, evaluate: Evaluate): Promise<ClockState> {
   const field = "now" in change ? "body.now" : "body.advance";
-  const before = ctx.clocks.read(orgId);
-  const to = target(before.now, change);
-  if (to.getTime() - before.now.getTime() > MAX_CLOCK_STEP_DAYS * DAY_MS)
-    throw invalidRequest(`One clock change moves the clock at most ${MAX_CLOCK_STEP_DAYS} days; move it in several steps.`, [
-      { path: field, code: "too_big", message: `moves the clock more than ${MAX_CLOCK_STEP_DAYS} days` },
-    ]);
-  const latest = DateTime.now().plus({ years: MAX_CLOCK_AHEAD_YEARS });
-  if (to.getTime() > latest.toMillis())
-    throw invalidRequest(`The clock can be set at most ${MAX_CLOCK_AHEAD_YEARS} years ahead of real time.`, [
-      { path: field, code: "too_big", message: `is after ${latest.toUTC().toISO()}` },
-    ]);
-  writeTransaction(ctx.db, () => {
+  // Read, checked and set in one write transaction: two concurrent advances both count.
+  const before = writeTransaction(ctx.db, () => {
+    const current = ctx.clocks.now(orgId);
+    const to = target(current, change);
+    if (to.getTime() - current.getTime() > MAX_CLOCK_STEP_DAYS * DAY_MS)
+      throw invalidRequest(`One clock change moves the clock at most ${MAX_CLOCK_STEP_DAYS} days; move it in several steps.`, [
+        { path: field, code: "too_big", message: `moves the clock more than ${MAX_CLOCK_STEP_DAYS} days` },
+      ]);
+    const latest = DateTime.now().plus({ years: MAX_CLOCK_AHEAD_YEARS });
+    if (to.getTime() > latest.toMillis())
+      throw invalidRequest(`The clock can be set at most ${MAX_CLOCK_AHEAD_YEARS} years ahead of real time.`, [
+        { path: field, code: "too_big", message: `is after ${latest.toUTC().toISO()}` },
+      ]);
     // Reports not yet seen start where the clock was, so the step delivers exactly the runs it passes.
-    for (const report of ctx.reports.list(orgId)) ctx.reportRuns.anchor(report.id, before.now.getTime());
+    for (const report of ctx.reports.list(orgId)) ctx.reportRuns.anchor(report.id, current.getTime());
     ctx.clocks.set(orgId, to);
+    return current;
   });
-  await evaluate(orgId, before.now);
+  await evaluate(orgId, before);
   return clockState(ctx, orgId);
 }
 

@@ -22,10 +22,13 @@ export class Events {
    * processes or a restart cannot record it twice). True when this call recorded it.
    */
   insertOnce(orgId: string, dedupeKey: DedupeKey, event: Event): boolean {
+    // Stored as the contract's schema outputs it (its key order), so the webhook body and every later
+    // `GET /events/{id}` (which parses and serializes again) are the same bytes.
+    const body = JSON.stringify(Event.parse(event));
     const result = sql(
       this.db,
       "INSERT OR IGNORE INTO events (id, org_id, type, dedupe_key, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(event.id, orgId, event.type, dedupeKey, JSON.stringify(event), event.createdAt);
+    ).run(event.id, orgId, event.type, dedupeKey, body, event.createdAt);
     return result.changes === 1;
   }
 
