@@ -139,6 +139,17 @@ describe("portal Events and Outbox pages", () => {
     expect(await webhookAttempts(foreign.id, otherToken)).toBe(before);
   });
 
+  test("Redeliver of an event without a webhook (a report's) shows why on the event's page, with 409", async () => {
+    const reportEvent = ownPdf.eventId;
+    const detail = await page(`/portal/events/${reportEvent}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).not.toContain("Redeliver webhook");
+    const fieldsOfOwn = hiddenFields((await page(`/portal/events/${own.id}`)).text, `/portal/events/${own.id}/redeliver`);
+    const response = await agent.post(`/portal/events/${reportEvent}/redeliver`, fieldsOfOwn);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("has no webhook to send");
+  });
+
   test("a forged cursor is a 400 page, not an error", async () => {
     for (const path of ["/portal/events?cursor=1.AAAAAAAAAAAAAAAAAAAAAA", "/portal/outbox?cursor=zz", "/portal/events?cursor=a&cursor=b"]) {
       const response = await page(path);

@@ -88,6 +88,7 @@ if (!runnable) console.warn(`portal events browser test SKIPPED: ${CHROMIUM} is 
     expect(await webhook.locator("li").first().textContent()).toMatch(/HTTP 204, \d+ ms$/);
     const mail = page.locator("tbody tr", { hasText: "ops@example.com" });
     expect(await mail.locator("td").first().textContent()).toBe("email");
+    expect(await mail.locator("li").first().textContent()).toMatch(/: captured in the outbox$/);
   });
 
   test("Redeliver sends the webhook once more with the same webhook-id, signed; the page then shows the second attempt", async () => {

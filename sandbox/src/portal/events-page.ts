@@ -37,12 +37,16 @@ function listBody(ctx: SandboxContext, view: PortalView, cursor: string | undefi
   )}</tbody></table>${older}`;
 }
 
+/** One attempt in words: the receiver's answer, or for e-mail without a relay, that the outbox captured it. */
+function attemptText(d: Delivery, a: Delivery["attempts"][number]): string {
+  if (d.channel === "email" && a.statusCode === null && !a.error) return `${a.at}: captured in the outbox`;
+  const answer = a.statusCode === null ? "no response" : `HTTP ${a.statusCode}`;
+  return `${a.at}: ${answer}, ${a.durationMs} ms${a.error ? ` — ${a.error}` : ""}`;
+}
+
 function attemptsCell(d: Delivery): SafeHtml {
   if (d.attempts.length === 0) return html`none yet`;
-  return html`<ol>${d.attempts.map(
-    (a) =>
-      html`<li>${a.at}: ${a.statusCode === null ? "no response" : `HTTP ${a.statusCode}`}, ${a.durationMs} ms${a.error ? html` — ${a.error}` : ""}</li>`,
-  )}</ol>`;
+  return html`<ol>${d.attempts.map((a) => html`<li>${attemptText(d, a)}</li>`)}</ol>`;
 }
 
 function detailBody(view: PortalView, event: Event, deliveries: readonly Delivery[], notice?: string): SafeHtml {
