@@ -6,11 +6,13 @@ import { join } from "node:path";
 import { alertBody, call, fields, reportBody } from "../sandbox/api-client";
 import { control, deliveries, events, eventually } from "./support/events-api";
 import { Receiver } from "./support/receiver";
+import { SmtpSink } from "./support/smtp-sink";
 
 /**
  * Webhook delivery as durable, bounded work: retries with exponential backoff from
  * `--webhook-backoff-ms`, 5 attempts in all, a timeout per attempt, pending retries resumed by a
- * restarted `serve`, and exactly-once events and webhooks with two `serve` processes on one folder.
+ * restarted `serve`, exactly-once events and webhooks with two `serve` processes on one folder, and the
+ * optional SMTP relay.
  */
 
 /** A budget of one cent: every threshold is crossed at the first evaluation. */
@@ -175,5 +177,49 @@ describe("durable deliveries and exactly-once events on one data folder", () => 
         .sort(),
     ).toEqual(["x@example.com", "y@example.com"]);
     for (const e of fired) expect(outbox.filter((m) => m.eventId === e.id).map((m) => m.to)).toEqual(["ops@example.com"]);
+  });
+});
+
+describe("--smtp-url relays captured e-mail", () => {
+  let sandbox: RunningSandbox;
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    sandbox = await startSandbox({ args: ["--smtp-url", sink.url] });
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.dispose(), sink?.close()]);
+  });
+
+  test("a report run's message reaches the SMTP server with its attachment, and the delivery records the SMTP reply", async () => {
+    const token = await sandbox.token("read,write");
+    const reportId = fields(
+      await call(sandbox, "POST", "/reports", {
+        token,
+        json: reportBody({ schedule: { frequency: "daily", time: "06:00", timezone: "UTC" }, recipients: ["finops@example.com"] }),
+      }),
+    ).id as string;
+    await step(sandbox, token, "P1D");
+    const [run] = await events(sandbox, token, reportId);
+    const email = await eventually(async () => {
+      const d = (await deliveries(sandbox, token, run!.id)).find((x) => x.channel === "email");
+      return d?.status === "succeeded" ? d : undefined;
+    }, "the relayed e-mail delivery");
+    expect(email.attempts.map((a) => a.statusCode)).toEqual([250]);
+    expect(sink.messages).toHaveLength(1);
+    expect(sink.messages[0]!.to).toEqual(["<finops@example.com>"]);
+    expect(sink.messages[0]!.data).toMatch(/^Subject: =\?UTF-8\?Q\?Scheduled_report_=22Weekly_summary=22/m);
+    // The CSV, base64-encoded in its MIME part: it starts with the header row.
+    expect(sink.messages[0]!.data).toContain(Buffer.from("provider,amount").toString("base64"));
+    expect(sink.messages[0]!.data).toMatch(/filename=weekly-summary-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv/);
+    // The outbox keeps it too.
+    const outbox = fields(await control(sandbox, "GET", "/outbox", token)).items as { eventId: string }[];
+    expect(outbox.map((m) => m.eventId)).toEqual([run!.id]);
+  });
+
+  test("serve refuses an --smtp-url that is not smtp:// (usage error, exit 2)", async () => {
+    const result = await sandbox.cli(["serve", "--port", "0", "--smtp-url", "http://127.0.0.1:25"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--smtp-url must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 });

@@ -151,6 +151,24 @@ describe("events, the outbox and the sandbox clock", () => {
     expect(after.currentSpend as number).toBeGreaterThanOrEqual(budget);
   });
 
+  test("a clock step over a month end judges the month that ended, fully billed", async () => {
+    const probe = await alert({ amount: 1e9, recipients: [], thresholds: [{ percent: 100, basis: "actual" }] });
+    const budget = Math.round(probe.currentSpend) + 1;
+    const body = alertBody({ amount: budget, recipients: [], thresholds: [{ percent: 100, basis: "actual" }] });
+    expect((await call(sandbox, "PUT", `/alerts/${probe.id}`, { token, json: body })).status).toBe(200);
+    // Without the step nothing reaches the budget: the clock stands still.
+    await advance("PT1S");
+    expect(await events(sandbox, token, probe.id)).toEqual([]);
+
+    await advance("P1M");
+    const ended = (await events(sandbox, token, probe.id)).filter(
+      (e) => e.type === "budget_alert.threshold_crossed" && e.data.periodStart === probe.periodStart,
+    );
+    expect(ended).toHaveLength(1);
+    const next = new Date(Date.parse(`${probe.periodEnd}T00:00:00Z`) + 86_400_000).toISOString();
+    expect(ended[0]).toMatchObject({ createdAt: next, data: { periodStart: probe.periodStart, periodEnd: probe.periodEnd } });
+  });
+
   test("reports run on the organization's clock: CSV and PDF attached to one message per recipient", async () => {
     const clock = new Date(fields(await control(sandbox, "GET", "/clock", token)).now as string);
     const tomorrow = new Date(clock.getTime() + 86_400_000);
@@ -355,6 +373,10 @@ describe("events, the outbox and the sandbox clock", () => {
     for (const path of ["/outbox/msg_0000000000zz/attachments/0", "/outbox/nope/attachments/0", "/outbox/msg_0000000000zz/attachments/x"])
       expectProblem(await control(sandbox, "GET", path, token), 404);
     expectProblem(await call(sandbox, "GET", "/events/evt_0000000000zz", { token }), 404);
+    const wrongMethod = await control(sandbox, "PUT", "/clock", token, { advance: "P1D" });
+    expectProblem(wrongMethod, 405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET, POST, HEAD");
+    expectProblem(await control(sandbox, "GET", "/nothing-here", token), 404);
 
     // Emptying the outbox leaves the events and their delivery log.
     expect((await control(sandbox, "DELETE", "/outbox", token)).status).toBe(204);

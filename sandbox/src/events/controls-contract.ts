@@ -1,8 +1,22 @@
+import type { Scope } from "@cloudcost/api";
 import { AwsAccountId, AzureSubscriptionId, EventId, PageQuery, Timestamp, TrimmedName, TwoDecimalMoney, page, z } from "@cloudcost/api";
 import { Duration } from "luxon";
 
 // The sandbox controls under `/sandbox/v1` (issue 15): sandbox-only, so they are NOT part of the
 // service's contract or its OpenAPI document (api/openapi.json); sandbox/README.md documents them.
+
+/** The control endpoints, below `/sandbox/v1` (OpenAPI-style paths): the routes are registered from this list, and the 405 handler knows them. */
+export const CONTROL_ROUTES = [
+  { method: "GET", path: "/clock", scope: "read" },
+  { method: "POST", path: "/clock", scope: "write" },
+  { method: "POST", path: "/spend", scope: "write" },
+  { method: "GET", path: "/outbox", scope: "read" },
+  { method: "DELETE", path: "/outbox", scope: "write" },
+  { method: "GET", path: "/outbox/{messageId}/attachments/{n}", scope: "read" },
+] as const satisfies readonly { method: "GET" | "POST" | "DELETE"; path: string; scope: Scope }[];
+export type ControlRoute = (typeof CONTROL_ROUTES)[number];
+/** `METHOD /path` of each control (distributed over the list, so only the pairs that exist). */
+export type ControlKey = ControlRoute extends infer R ? (R extends ControlRoute ? `${R["method"]} ${R["path"]}` : never) : never;
 
 /** How far one clock change may move an organization's clock (the evaluation walks every day in between). */
 export const MAX_CLOCK_STEP_DAYS = 366;

@@ -1,12 +1,14 @@
 import type { DeliveryAttempt } from "@cloudcost/api";
 import type { SandboxContext } from "../service/context";
-import { writeTransaction } from "../store/connection";
+import { retryBusy, writeTransaction } from "../store/connection";
 import type { DueDelivery } from "../store/deliveries";
 import type { EmailRelay } from "./email-relay";
 import { postWebhook, signedHeaders, type AttemptOutcome } from "./webhook-sender";
 
 /** How often the worker looks for due deliveries (another process may have added some). */
 const POLL_MS = 250;
+/** How long stopping waits for attempts in flight. */
+const STOP_GRACE_MS = 1_000;
 /** Deliveries one pass claims at most. */
 const BATCH = 16;
 
@@ -44,6 +46,9 @@ export class DeliveryWorker {
     this.running = true;
     try {
       const nowMs = Date.now();
+      // A read first: the write lock is taken only when something is due (the folder is shared with the CLI and other processes).
+      const due0 = this.ctx.deliveries.nextDueMs();
+      if (due0 === undefined || due0 > nowMs) return;
       // The claim lasts one attempt plus a margin; a crashed process's claims run out and are taken over.
       const due = writeTransaction(this.ctx.db, () => this.ctx.deliveries.claimDue(nowMs, this.options.timeoutMs + 5_000, BATCH));
       for (const delivery of due) {
@@ -57,11 +62,18 @@ export class DeliveryWorker {
     }
   }
 
-  /** Stops looking and waits for the attempts in flight (each bounded by the timeout). */
+  /**
+   * Stops looking and waits a moment for the attempts in flight. One still running after that is not
+   * recorded: its claim runs out and the next `serve` sends it again (same `webhook-id`, so receivers can
+   * deduplicate) — delivery is at least once.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    clearTimeout(timer);
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
@@ -76,7 +88,7 @@ export class DeliveryWorker {
     const ok = outcome.error === undefined;
     // Exponential backoff: the n-th retry waits backoff · 2^(n-1) after the failed attempt.
     const retryAtMs = Date.now() + this.options.backoffMs * 2 ** delivery.attempts.length;
-    if (this.stopped && !this.ctx.db.open) return;
+    if (!this.ctx.db.open) return;
     writeTransaction(this.ctx.db, () => this.ctx.deliveries.record(delivery.seq, attempt, ok, retryAtMs));
   }
 
@@ -87,7 +99,7 @@ export class DeliveryWorker {
       return this.options.relay.send(message);
     }
     const body = this.ctx.events.body(delivery.orgId, delivery.eventId);
-    const secrets = writeTransaction(this.ctx.db, () => this.ctx.signingSecrets.signingKeys(delivery.orgId, at.getTime()));
+    const secrets = retryBusy(() => this.ctx.signingSecrets.signingKeys(delivery.orgId, at.getTime()));
     return postWebhook(delivery.target, body, signedHeaders(delivery.eventId, body, secrets, at), this.options.timeoutMs);
   }
 }

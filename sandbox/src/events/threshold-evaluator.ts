@@ -1,6 +1,6 @@
 import { periodContaining, type BudgetAlert, type BudgetPeriod, type Threshold } from "@cloudcost/api";
 import type { PeriodSpend } from "../costs/cost-reads";
-import { addDays, todayUtc } from "../costs/calendar";
+import { addDays } from "../costs/calendar";
 import type { SandboxContext } from "../service/context";
 import { newId } from "../store/ids";
 import { recordEvent, type Email } from "./event-recorder";
@@ -88,8 +88,8 @@ export function evaluateAlerts(ctx: SandboxContext, orgId: string, from: Date, t
       const spend = ctx.costs.periodSpend(orgId, alert.groupId, alert.period, { periodDate: instant.periodDate, today: instant.today });
       fired += judge(ctx, orgId, alert, spend, instant.at);
     }
-    const now = ctx.costs.periodSpend(orgId, alert.groupId, alert.period, { periodDate: to, today: todayUtc(to) });
-    fired += judge(ctx, orgId, alert, now, to);
+    // The alert as read carries its spend at the organization's now (store/alerts.ts).
+    fired += judge(ctx, orgId, alert, alert, to);
   }
   return fired;
 }

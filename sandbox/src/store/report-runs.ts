@@ -15,12 +15,17 @@ export class ReportRuns {
 
   /** The report's anchor, set to `initialMs` the first time the engine sees the report. */
   anchor(reportId: string, initialMs: number): number {
+    // Read first: a write (and its lock) only the first time.
+    const known = this.read(reportId);
+    if (known) return known.anchor_ms;
     sql(this.db, "INSERT OR IGNORE INTO report_runs (report_id, anchor_ms) VALUES (?, ?)").run(reportId, initialMs);
-    return (sql(this.db, "SELECT anchor_ms FROM report_runs WHERE report_id = ?").get(reportId) as Row).anchor_ms;
+    return (this.read(reportId) as Row).anchor_ms;
   }
 
   /** Moves the anchor forward (never back: another process may have moved it further). */
   advance(reportId: string, toMs: number): void {
+    const known = this.read(reportId);
+    if (known && known.anchor_ms >= toMs) return;
     sql(this.db, "UPDATE report_runs SET anchor_ms = ? WHERE report_id = ? AND anchor_ms < ?").run(toMs, reportId, toMs);
   }
 
@@ -34,7 +39,10 @@ export class ReportRuns {
   }
 
   lastRunAt(reportId: string): string | null {
-    const row = sql(this.db, "SELECT last_run_at FROM report_runs WHERE report_id = ?").get(reportId) as Row | undefined;
-    return row?.last_run_at ?? null;
+    return this.read(reportId)?.last_run_at ?? null;
+  }
+
+  private read(reportId: string): Row | undefined {
+    return sql(this.db, "SELECT anchor_ms, last_run_at FROM report_runs WHERE report_id = ?").get(reportId) as Row | undefined;
   }
 }

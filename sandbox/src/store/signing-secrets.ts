@@ -47,7 +47,11 @@ export class SigningSecrets {
   }
 
   private row(orgId: string): Row {
+    const read = () =>
+      sql(this.db, "SELECT secret, previous, previous_until FROM signing_secrets WHERE org_id = ?").get(orgId) as Row | undefined;
+    const known = read();
+    if (known) return known;
     sql(this.db, "INSERT OR IGNORE INTO signing_secrets (org_id, secret) VALUES (?, ?)").run(orgId, newSigningSecret());
-    return sql(this.db, "SELECT secret, previous, previous_until FROM signing_secrets WHERE org_id = ?").get(orgId) as Row;
+    return read() as Row;
   }
 }
