@@ -1,4 +1,4 @@
-import { redeliverWebhook } from "../events/redeliver";
+import { redeliverWebhook } from "../service/redeliver-webhook";
 import type { ApiHandlers } from "./handler";
 
 export const eventHandlers = {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
-import { redeliverWebhook } from "../events/redeliver";
+import { redeliverWebhook } from "../service/redeliver-webhook";
 import { fieldOf } from "../validation";
 import { html, type SafeHtml } from "./html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";

@@ -1,5 +1,5 @@
 import type { Delivery } from "@cloudcost/api";
-import type { SandboxContext } from "../service/context";
+import type { SandboxContext } from "./context";
 import { conflict } from "../errors";
 import { writeTransaction } from "../store/connection";
 
