@@ -21,15 +21,20 @@ const checkout = new CloudGroup("checkout", {
 // The month's spend so far, read from the service when the program runs (in an apply: it needs the group's ID).
 const spentSoFar = checkout.id.apply(async (groupId) => (await getCostSummary({ ...monthToDate(), groupId })).total);
 
-// Fires once when the month's actual spend reaches 100% of the budget: an e-mail to `owner` and a signed
-// webhook to the receiver.
+// Each threshold fires once per month, with an e-mail to `owner` and a signed webhook to the receiver:
+// the forecast one as soon as the month's forecast passes the budget (with a budget this tight, usually at
+// the first evaluation after `up`), the actual one when the spend itself reaches it. The policy pack's
+// defaults ask for both: a budget should warn before it is spent.
 const budget = new BudgetAlert("checkout-monthly", {
   name: "Checkout monthly budget",
   groupId: checkout.id,
   amount: spentSoFar.apply((spent) => cents(spent + headroom)),
   currency: "USD",
   period: "monthly",
-  thresholds: [{ percent: 100, basis: "actual" }],
+  thresholds: [
+    { percent: 100, basis: "forecast" },
+    { percent: 100, basis: "actual" },
+  ],
   recipients: [owner],
   webhookUrl: receiverUrl,
 });

@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from "../../examples/alert-fires/receive
 /**
  * examples/alert-fires as its README runs it: `pulumi up` (here through the engine stand-in and the real
  * provider host), the receiver started with the stack's secret output, spend injected with the sandbox
- * CLI; the alert fires once and the receiver verifies and prints the webhook.
+ * CLI; the actual threshold fires once and the receiver verifies and prints the webhook.
  */
 let d: Deployment;
 let outputs: Record<string, unknown>;
@@ -28,10 +28,11 @@ afterAll(async () => {
   await d?.stop();
 });
 
-const eventsOfAlert = async (alertId: string) => {
+/** The alert's events for one threshold basis. */
+const eventsOfAlert = async (alertId: string, basis: "actual" | "forecast") => {
   const all = [];
   for await (const e of d.api.listEvents({ type: "budget_alert.threshold_crossed" }))
-    if (e.type === "budget_alert.threshold_crossed" && e.data.alertId === alertId) all.push(e);
+    if (e.type === "budget_alert.threshold_crossed" && e.data.alertId === alertId && e.data.threshold.basis === basis) all.push(e);
   return all;
 };
 
@@ -42,13 +43,19 @@ describe("examples/alert-fires", () => {
       name: "Checkout monthly budget",
       groupId: idOf(d, "checkout"),
       period: "monthly",
-      thresholds: [{ percent: 100, basis: "actual" }],
       recipients: ["oncall@example.com"],
       webhookUrl: receiver.url,
     });
+    expect(alert.thresholds).toEqual(
+      expect.arrayContaining([
+        { percent: 100, basis: "forecast" },
+        { percent: 100, basis: "actual" },
+      ]),
+    );
     expect(alert.amount).toBeGreaterThan(alert.currentSpend);
     expect(await valueOf(outputs.budgetAmount)).toBe(alert.amount);
-    expect(await eventsOfAlert(alert.id)).toEqual([]);
+    // The actual spend has not reached it yet (the forecast warning may already have fired: it should).
+    expect(await eventsOfAlert(alert.id, "actual")).toEqual([]);
   });
 
   it("hands the receiver the signing secret as a Pulumi secret", async () => {
@@ -56,7 +63,7 @@ describe("examples/alert-fires", () => {
     expect(await valueOf(outputs.webhookSigningSecret)).toBe((await d.api.getWebhookSigningSecret()).secret);
   });
 
-  it("fires once when injected spend crosses the budget: the receiver verifies and prints the event, the e-mail is captured", async () => {
+  it("fires when injected spend crosses the budget, once per threshold: the receiver verifies and prints the events, the e-mail is captured", async () => {
     const alertId = idOf(d, "checkout-monthly");
     const added = await d.sandbox.cli([
       "spend",
@@ -72,7 +79,8 @@ describe("examples/alert-fires", () => {
     ]);
     expect(added).toMatchObject({ code: 0, stderr: "" });
 
-    const event = await receiver.next((e) => e.data.alertId === alertId);
+    const isActual = (e: { data: Record<string, unknown> }) => (e.data.threshold as { basis: string }).basis === "actual";
+    const event = await receiver.next((e) => e.data.alertId === alertId && isActual(e));
     expect(event).toEqual(await d.api.getEvent(event.id));
     expect(event).toMatchObject({
       type: "budget_alert.threshold_crossed",
@@ -81,14 +89,18 @@ describe("examples/alert-fires", () => {
     expect(printed).toContain(
       `received and verified ${event.id} budget_alert.threshold_crossed: "Checkout monthly budget" reached 100% (actual) of ${String(event.data.amount)} USD; spend ${String(event.data.spend)} (period ${String(event.data.periodStart)} to ${String(event.data.periodEnd)})`,
     );
-    expect(await eventsOfAlert(alertId)).toHaveLength(1);
+    expect(await eventsOfAlert(alertId, "actual")).toHaveLength(1);
+    // The forecast passed the budget no later than the spend did: its warning came too, once.
+    const [warning, ...more] = await eventsOfAlert(alertId, "forecast");
+    expect(more).toEqual([]);
+    expect(await receiver.next((e) => e.id === warning!.id)).toEqual(warning);
 
     const outbox = await d.sandbox.cliJson<{ eventId: string; to: string }[]>(["outbox", "list", "--org", "demo", "--json"]);
     expect(outbox).toContainEqual(expect.objectContaining({ eventId: event.id, to: "oncall@example.com" }));
   });
 
   it("acts once per webhook-id: a redelivery is acknowledged but not handled again", async () => {
-    const [event] = await eventsOfAlert(idOf(d, "checkout-monthly"));
+    const [event] = await eventsOfAlert(idOf(d, "checkout-monthly"), "actual");
     const handled = receiver.events.length;
     await d.api.redeliverEvent(event!.id);
     for (let i = 0; i < 200 && !printed.includes(`received ${event!.id} again (already handled)`); i++)
