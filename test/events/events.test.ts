@@ -340,6 +340,8 @@ describe("events, the outbox and the sandbox clock", () => {
       { advance: "P-1D" },
       { advance: "banana" },
       { advance: "P400D" },
+      { advance: "P99999999999Y" },
+      { advance: "p1d" },
       { advance: "PT0S" },
       { now: "next tuesday" },
       { now: "9999-01-01T00:00:00Z" },

@@ -1,5 +1,6 @@
 import type { ScheduledReport } from "@cloudcost/api";
 import type { SandboxContext } from "../service/context";
+import { retryBusy } from "../store/connection";
 import { newId } from "../store/ids";
 import { nextRunAt } from "../store/next-run";
 import { recordEvent } from "./event-recorder";
@@ -56,9 +57,9 @@ export async function runDueReports(
 ): Promise<number> {
   let delivered = 0;
   for (const report of ctx.reports.list(orgId)) {
-    let anchor = ctx.reportRuns.anchor(report.id, anchorFor(report));
+    let anchor = retryBusy(() => ctx.reportRuns.anchor(report.id, anchorFor(report)));
     if (!report.enabled) {
-      ctx.reportRuns.advance(report.id, to.getTime());
+      retryBusy(() => ctx.reportRuns.advance(report.id, to.getTime()));
       continue;
     }
     for (let runs = 0; runs < MAX_RUNS_PER_EVALUATION; runs++) {
