@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { satisfies } from "semver";
+import { ModuleKind, ScriptTarget, transpileModule } from "typescript";
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 
@@ -60,20 +61,14 @@ async function node(cwd: string, script: string): Promise<string> {
   return (await run(process.execPath, ["-e", script], { cwd, timeout: 30_000 })).stdout;
 }
 
-/** A platform team's own pack, as its README shows: ours with three policies tuned through the factories. */
-const CUSTOM_PACK = `
-const { PolicyPack } = require("@pulumi/policy");
-const { budgetAlertCurrency, budgetAlertMaxAmount, budgetTotalCap, defaultPolicies } = require("@cloudcost/policies");
-const replaced = new Set(["budget-alert-currency", "budget-alert-max-amount", "budget-total-cap"]);
-new PolicyPack("acme-budgets", {
-  policies: [
-    ...defaultPolicies().filter((p) => !replaced.has(p.name)),
-    budgetAlertCurrency({ defaults: { allowedCurrencies: ["EUR"] } }),
-    budgetAlertMaxAmount({ defaults: { maxMonthlyAmount: { EUR: 20000 } } }),
-    budgetTotalCap({ enforcementLevel: "advisory" }),
-  ],
-});
-`;
+/**
+ * A platform team's own pack: `examples/custom-policy-pack/index.ts` (the program policies/README.md shows),
+ * compiled to JavaScript as its team would before `pulumi policy publish`.
+ */
+function customPack(): string {
+  const source = readFileSync(join(REPO, "examples", "custom-policy-pack", "index.ts"), "utf8");
+  return transpileModule(source, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } }).outputText;
+}
 
 describe("the policy pack tarball as a library", () => {
   it("require() gives the policy factories and the default set, starts no server and lets the process exit", async () => {
@@ -105,11 +100,11 @@ describe("the policy pack tarball as a library", () => {
     expect(types).not.toMatch(/@cloudcost\//);
   });
 
-  it("a platform team's own pack built from the factories runs through the real policy-pack process", async () => {
+  it("the README's custom pack (examples/custom-policy-pack), installed next to the tarball, runs through the real policy-pack process", async () => {
     const custom = join(root, "acme-budgets");
     await run("mkdir", ["-p", custom]);
     writeFileSync(join(custom, "PulumiPolicy.yaml"), "runtime: nodejs\n");
-    writeFileSync(join(custom, "index.js"), CUSTOM_PACK);
+    writeFileSync(join(custom, "index.js"), customPack());
     writeFileSync(
       join(custom, "package.json"),
       JSON.stringify({

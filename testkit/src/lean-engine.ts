@@ -105,6 +105,15 @@ function messageOf(fields: [number, string | Buffer][]): Buffer {
   return Buffer.from(writer.finish());
 }
 
+/** Read and Delete name the object the same way: its id, its URN and its stored state. */
+function onItem(fields: { id: number; urn: number; properties: number }, urn: string, id: string, properties: EncodedState): Buffer {
+  return messageOf([
+    [fields.id, id],
+    [fields.urn, urn],
+    [fields.properties, properties],
+  ]);
+}
+
 /** One unary call: the response message, or an error carrying grpc-status and grpc-message. */
 function unary(session: ClientHttp2Session, method: string, message: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -169,31 +178,10 @@ export function leanEngine(address: string): LeanEngine {
       return { id: res[create.id]?.toString() ?? "", properties: res[create.outputs] ?? Buffer.alloc(0) };
     },
     async read(urn, id, properties) {
-      const { read } = FIELD;
-      const res = fieldsOf(
-        await unary(
-          session,
-          "Read",
-          messageOf([
-            [read.id, id],
-            [read.urn, urn],
-            [read.properties, properties],
-          ]),
-        ),
-      );
-      return res[read.answeredId]?.toString() ?? "";
+      return fieldsOf(await unary(session, "Read", onItem(FIELD.read, urn, id, properties)))[FIELD.read.answeredId]?.toString() ?? "";
     },
     async delete(urn, id, properties) {
-      const { delete: del } = FIELD;
-      await unary(
-        session,
-        "Delete",
-        messageOf([
-          [del.id, id],
-          [del.urn, urn],
-          [del.properties, properties],
-        ]),
-      );
+      await unary(session, "Delete", onItem(FIELD.delete, urn, id, properties));
     },
     close: () => session.close(),
   };

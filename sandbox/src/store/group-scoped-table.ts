@@ -1,7 +1,7 @@
 import type { Page, PageQuery } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { newId } from "./ids";
-import { cursorPosition, toPage } from "./paging";
+import { pageOfTable } from "./paging";
 import { notFound, unprocessable } from "../errors";
 import type { Groups } from "./groups";
 import { sql } from "./statements";
@@ -48,13 +48,7 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   }
 
   page(orgId: string, q: PageQuery): Page<V> {
-    const scope = { db: this.db, list: this.table, orgId };
-    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(
-      orgId,
-      cursorPosition(scope, q),
-      q.limit + 1,
-    ) as Row[];
-    return toPage(scope, rows, q.limit, (r) => this.view(orgId, stored(r)));
+    return pageOfTable({ db: this.db, list: this.table, orgId }, this.table, q, (r: Row) => this.view(orgId, stored(r)));
   }
 
   require(orgId: string, id: string): V {

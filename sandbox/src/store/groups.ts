@@ -12,7 +12,7 @@ import {
 } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { newId } from "./ids";
-import { cursorPosition, toPage } from "./paging";
+import { pageOfTable } from "./paging";
 import { conflict, notFound, unprocessable } from "../errors";
 import { parseOrThrow } from "../validation";
 import type { Accounts } from "./accounts";
@@ -52,13 +52,7 @@ export class Groups {
   }
 
   page(orgId: string, q: PageQuery): Page<CloudGroup> {
-    const scope = { db: this.db, list: "groups", orgId };
-    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(
-      orgId,
-      cursorPosition(scope, q),
-      q.limit + 1,
-    ) as GroupRow[];
-    const page = toPage(scope, rows, q.limit, (r) => r);
+    const page = pageOfTable({ db: this.db, list: "groups", orgId }, "cloud_groups", q, (r: GroupRow) => r);
     return { items: this.views(page.items), nextCursor: page.nextCursor };
   }
 
