@@ -16,6 +16,9 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * registers its routes from it and types each handler from its schemas, the client's calls are keyed and
  * typed by `operationId`, and the OpenAPI document is generated from it.
  */
+/** The path every operation lives under (spec: "Base URL"): `{base_url}` is the origin followed by it. */
+export const API_BASE_PATH = "/api/v1";
+
 export interface Route {
   readonly operationId: string;
   readonly method: Method;

@@ -1,4 +1,4 @@
-import { CRUD_RESOURCES, type CrudNoun, type PageQuery } from "@cloudcost/api";
+import { API_BASE_PATH, CRUD_RESOURCES, type CrudNoun, type PageQuery } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
 import type { SandboxContext } from "../service/context";
 import type { GroupScopedTable } from "../store/group-scoped-table";
@@ -24,7 +24,7 @@ function groupScoped<N extends CrudNoun, F extends { groupId: string | null }, V
     list: (c: Caller & { query: PageQuery }) => ({ body: store(c.ctx).page(c.orgId, c.query) }),
     create: (c: Caller & { body: F }) => {
       const created = store(c.ctx).create(c.orgId, c.body);
-      return { body: created, location: `/api/v1/${plural}/${created.id}` };
+      return { body: created, location: `${API_BASE_PATH}/${plural}/${created.id}` };
     },
     get: (c: OnItem) => ({ body: current(c, idOf(c))() }),
     replace: (c: OnItem & { body: F }) => {

@@ -1,4 +1,4 @@
-import { routes } from "@cloudcost/api";
+import { API_BASE_PATH, routes } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../errors";
 import { sendProblem } from "./problem";
@@ -6,7 +6,7 @@ import { sendProblem } from "./problem";
 /** Paths of the route table (plus the OpenAPI document) as patterns, to tell 405 from 404. */
 const PATTERNS = [...routes.map((r) => ({ method: r.method, path: r.path })), { method: "GET", path: "/openapi.json" }].map((r) => ({
   method: r.method,
-  regex: new RegExp(`^/api/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+  regex: new RegExp(`^${API_BASE_PATH}${r.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
 }));
 
 /** Methods the API serves at `path` (HEAD wherever GET is). */
