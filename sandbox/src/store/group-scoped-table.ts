@@ -4,7 +4,7 @@ import { newId } from "./ids";
 import { pageOfTable } from "./paging";
 import { notFound, unprocessable } from "../errors";
 import type { Groups } from "./groups";
-import { sql } from "./statements";
+import { sql, updateRow } from "./statements";
 
 /** A stored resource: the client's validated fields plus what the server keeps. */
 export interface Stored<F> {
@@ -76,12 +76,7 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
     this.assertGroup(orgId, fields.groupId);
     const text = JSON.stringify(fields);
     if (JSON.stringify(current.fields) === text) return this.view(orgId, current);
-    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(
-      fields.groupId,
-      text,
-      new Date().toISOString(),
-      id,
-    );
+    updateRow(this.db, this.table, id, { group_id: fields.groupId, fields: text });
     return this.require(orgId, id);
   }
 

@@ -17,7 +17,7 @@ import { conflict, notFound, unprocessable } from "../errors";
 import { parseOrThrow } from "../validation";
 import type { Accounts } from "./accounts";
 import { groupReferences } from "./group-references";
-import { sql } from "./statements";
+import { sql, updateRow } from "./statements";
 
 export type GroupSource = CloudGroup["source"];
 
@@ -88,13 +88,7 @@ export class Groups {
     const name = fields.name ?? current.name;
     const description = fields.description ?? current.description;
     if (name !== current.name || description !== current.description) {
-      sql(this.db, "UPDATE cloud_groups SET name = ?, name_key = ?, description = ?, updated_at = ? WHERE id = ?").run(
-        name,
-        nameKey(name),
-        description,
-        new Date().toISOString(),
-        id,
-      );
+      updateRow(this.db, "cloud_groups", id, { name, name_key: nameKey(name), description });
     }
     return this.require(orgId, id);
   }
@@ -192,7 +186,7 @@ export class Groups {
   }
 
   private touch(orgId: string, id: string): CloudGroup {
-    sql(this.db, "UPDATE cloud_groups SET updated_at = ? WHERE id = ?").run(new Date().toISOString(), id);
+    updateRow(this.db, "cloud_groups", id);
     return this.require(orgId, id);
   }
 
