@@ -14,7 +14,7 @@ import {
 } from "./contract/oauth";
 import { IdempotencyKey, Problem } from "./contract/common";
 import { RESPONSE_HEADERS, type ResponseHeaderName } from "./contract/response-headers";
-import { Route, routes } from "./contract/routes";
+import { API_BASE_PATH, Route, routes } from "./contract/routes";
 import { z } from "./contract/zod";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -336,7 +336,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       description:
         "Contract of cloudcost-pulumi: the spec's endpoints plus the decisions documented in README.md (Contract decisions) and sandbox/README.md. Every response carries `X-Request-Id`; API responses carry the `RateLimit-*` headers while rate limiting is on. Unknown body fields, and unknown query parameters of the operations that take a query, are rejected with 400.",
     },
-    servers: [{ url: "/api/v1", description: "`{base_url}`" }],
+    servers: [{ url: API_BASE_PATH, description: "`{base_url}`" }],
     register(registry) {
       registry.registerComponent("securitySchemes", "bearer", {
         type: "http",

@@ -1,8 +1,15 @@
+// First: an unsupported @pulumi/policy (or @pulumi/pulumi) stops the import with an error naming the version needed.
+import "./supported-sdk";
+
 /**
- * The policies as factories, for a platform team that builds its own pack from ours (see README.md,
- * "Compose your own pack"). Importing this module starts nothing; `index.ts` is the pack we ship.
+ * What `require("@cloudcost/policies")` (and `@cloudcost/policies/library`) gives a program: every policy
+ * as a factory and our default set, for a platform team that builds its own pack from ours (README.md,
+ * "Compose your own pack"). Importing it starts nothing: constructing a `PolicyPack` starts its gRPC server
+ * and prints a port, so our own pack is a separate entry (`index.ts`, package.json `main`, which
+ * `pulumi policy` runs).
  */
-export { composable, type PolicyFactory, type PolicyOptions } from "./compose";
+export type { PolicyFactory, PolicyOptions } from "./compose";
+export { PACK_NAME } from "./pack-name";
 export { defaultPolicies } from "./policies";
 export { budgetAlertCurrency } from "./policies/budget-alert-currency";
 export { budgetAlertForecast } from "./policies/budget-alert-forecast";

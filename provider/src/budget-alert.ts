@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { cloudCostResource, inputsOf } from "./resource-class";
 import provider = require("./providers/budget-alert");
 
 /** One alert threshold: a percent of the budget amount and whether actual or forecast spend must reach it. */
@@ -32,9 +33,7 @@ export interface BudgetAlertArgs {
 }
 
 /** A budget alert (`/alerts`): notifies recipients when spend of a scope reaches a threshold of a budget. */
-export class BudgetAlert extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/cloudcost:BudgetAlert";
-
+export class BudgetAlert extends cloudCostResource("BudgetAlert", provider) {
   declare readonly name: pulumi.Output<string>;
   declare readonly amount: pulumi.Output<number>;
   declare readonly currency: pulumi.Output<string>;
@@ -60,37 +59,10 @@ export class BudgetAlert extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: BudgetAlertArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      name: args.name,
-      amount: args.amount,
-      currency: args.currency,
-      period: args.period,
-      groupId: args.groupId,
-      thresholds: args.thresholds,
-      recipients: args.recipients,
-      // Wrapped so the input copy in state is encrypted too, not only the output.
-      webhookUrl: args.webhookUrl === undefined ? undefined : pulumi.secret(args.webhookUrl),
-      enabled: args.enabled,
-      adoptId: args.adoptId,
-      currentSpend: undefined,
-      forecastedSpend: undefined,
-      spendCurrency: undefined,
-      periodStart: undefined,
-      periodEnd: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    };
-    const secretOutputs = [...(opts?.additionalSecretOutputs ?? []), "webhookUrl"];
-    super(provider, name, props, { ...opts, additionalSecretOutputs: secretOutputs }, "cloudcost", "BudgetAlert");
-  }
-
-  /** Read-only lookup of an existing alert by id: its outputs are live, and Pulumi never changes or deletes it. */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): BudgetAlert {
-    // Every input left undefined: the engine calls Read only, which returns the live object.
-    return new BudgetAlert(name, {} as BudgetAlertArgs, { ...opts, id });
-  }
-
-  static override isInstance(obj: unknown): obj is BudgetAlert {
-    return pulumi.Resource.isInstance(obj) && (obj as unknown as { __pulumiType: string }).__pulumiType === BudgetAlert.__pulumiType;
+    const inputs = inputsOf(args, ["name", "amount", "currency", "period", "groupId", "thresholds", "recipients", "enabled", "adoptId"]);
+    // Wrapped so the input copy in state is encrypted too, not only the output.
+    inputs["webhookUrl"] = args.webhookUrl === undefined ? undefined : pulumi.secret(args.webhookUrl);
+    const outputs = ["currentSpend", "forecastedSpend", "spendCurrency", "periodStart", "periodEnd", "createdAt", "updatedAt"];
+    super(name, inputs, outputs, { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "webhookUrl"] });
   }
 }

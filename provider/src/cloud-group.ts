@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { cloudCostResource, inputsOf } from "./resource-class";
 import provider = require("./providers/cloud-group");
 
 /** Inputs of a {@link CloudGroup}. */
@@ -16,9 +17,7 @@ export interface CloudGroupArgs {
 }
 
 /** A Cloud Group: a named set of cloud accounts, managed through `/groups` and its membership endpoints. */
-export class CloudGroup extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/cloudcost:CloudGroup";
-
+export class CloudGroup extends cloudCostResource("CloudGroup", provider) {
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string>;
   /** Lower-cased and sorted. */
@@ -31,29 +30,10 @@ export class CloudGroup extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: CloudGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      name: args.name,
-      description: args.description,
-      azureSubscriptionIds: args.azureSubscriptionIds,
-      awsAccountIds: args.awsAccountIds,
-      adoptId: args.adoptId,
-      source: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    };
+    const inputs = inputsOf(args, ["name", "description", "azureSubscriptionIds", "awsAccountIds", "adoptId"]);
     // The name is unique in the organization, so a replacement deletes the old group first. For
     // `--target-replace` the engine never calls Diff (pulumi step_generator.go `diff`: a targeted replace
     // returns a replace blaming "id"), so only this resource option can ask for it; set it to false to opt out.
-    super(provider, name, props, { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true }, "cloudcost", "CloudGroup");
-  }
-
-  /** Read-only lookup of an existing group by id: its outputs are live, and Pulumi never changes or deletes it. */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): CloudGroup {
-    // Every input left undefined: the engine calls Read only, which returns the live object.
-    return new CloudGroup(name, {} as CloudGroupArgs, { ...opts, id });
-  }
-
-  static override isInstance(obj: unknown): obj is CloudGroup {
-    return pulumi.Resource.isInstance(obj) && (obj as unknown as { __pulumiType: string }).__pulumiType === CloudGroup.__pulumiType;
+    super(name, inputs, ["source", "createdAt", "updatedAt"], { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true });
   }
 }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { cloudCostResource, inputsOf } from "./resource-class";
 import provider = require("./providers/scheduled-report");
 
 export type ReportKind = "summary" | "services" | "daily" | "forecast" | "comparison";
@@ -46,9 +47,7 @@ export interface ScheduledReportArgs {
 }
 
 /** A scheduled report (`/reports`): a cost read delivered by e-mail on a schedule. */
-export class ScheduledReport extends pulumi.dynamic.Resource {
-  static readonly __pulumiType = "pulumi-nodejs:dynamic/cloudcost:ScheduledReport";
-
+export class ScheduledReport extends cloudCostResource("ScheduledReport", provider) {
   declare readonly name: pulumi.Output<string>;
   declare readonly report: pulumi.Output<ReportKind>;
   /** null for the whole organization. */
@@ -64,29 +63,7 @@ export class ScheduledReport extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: ScheduledReportArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      name: args.name,
-      report: args.report,
-      groupId: args.groupId,
-      schedule: args.schedule,
-      format: args.format,
-      recipients: args.recipients,
-      enabled: args.enabled,
-      adoptId: args.adoptId,
-      nextRunAt: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-    };
-    super(provider, name, props, opts, "cloudcost", "ScheduledReport");
-  }
-
-  /** Read-only lookup of an existing report by id: its outputs are live, and Pulumi never changes or deletes it. */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ScheduledReport {
-    // Every input left undefined: the engine calls Read only, which returns the live object.
-    return new ScheduledReport(name, {} as ScheduledReportArgs, { ...opts, id });
-  }
-
-  static override isInstance(obj: unknown): obj is ScheduledReport {
-    return pulumi.Resource.isInstance(obj) && (obj as unknown as { __pulumiType: string }).__pulumiType === ScheduledReport.__pulumiType;
+    const inputs = inputsOf(args, ["name", "report", "groupId", "schedule", "format", "recipients", "enabled", "adoptId"]);
+    super(name, inputs, ["nextRunAt", "createdAt", "updatedAt"], opts);
   }
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api";
+import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import type { SandboxContext } from "./service/context";
@@ -133,7 +133,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     engine.start();
     const purging = startPurging(ctx, ctx.config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS);
     return {
-      url: `${ctx.config.origin}/api/v1`,
+      url: `${ctx.config.origin}${API_BASE_PATH}`,
       listenOrigin,
       origin: ctx.config.origin,
       ctx,

@@ -4,17 +4,23 @@
  * workspace, unpacks the tarball alone into an empty folder, installs it with npm from its cache only
  * (`--offline`: nothing may come from anywhere else, and no workspace link can help), then runs it through
  * the real run-policy-pack process of the @pulumi/pulumi it installed: GetAnalyzerInfo, Configure, Analyze.
+ *
+ * Issue 17: the same tarball is a library. `require("@cloudcost/policies")` gives the policy factories and
+ * starts nothing, and a platform team's own pack, installed next to it like any dependency, runs through
+ * the real policy-pack process with our policies tuned by the factories.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { satisfies } from "semver";
+import { ModuleKind, ScriptTarget, transpileModule } from "typescript";
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
+const installEnv = () => ({ ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" });
 const REPO = join(POLICY_PACK_DIR, "..");
 
 let root: string;
@@ -25,6 +31,7 @@ let manifest: {
   peerDependencies?: Record<string, string>;
 };
 let pack: RunningPolicyPack | undefined;
+let tarball: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "cloudcost-policy-tarball-"));
@@ -33,12 +40,13 @@ beforeAll(async () => {
   const [packed] = JSON.parse(stdout) as { filename: string }[];
   packDir = join(root, "pack");
   await run("mkdir", ["-p", packDir]);
-  await run("tar", ["-xzf", join(root, packed!.filename), "-C", packDir, "--strip-components=1"]);
+  tarball = join(root, packed!.filename);
+  await run("tar", ["-xzf", tarball, "-C", packDir, "--strip-components=1"]);
   manifest = JSON.parse(readFileSync(join(packDir, "package.json"), "utf8")) as typeof manifest;
   await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], {
     cwd: packDir,
     timeout: 180_000,
-    env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" },
+    env: installEnv(),
   });
   pack = await startPolicyPack({ dir: packDir, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
 }, 240_000);
@@ -46,6 +54,89 @@ beforeAll(async () => {
 afterAll(async () => {
   await pack?.stop();
   if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs `script` with plain Node in `cwd`; a process that does not exit by itself fails on the timeout. */
+async function node(cwd: string, script: string): Promise<string> {
+  return (await run(process.execPath, ["-e", script], { cwd, timeout: 30_000 })).stdout;
+}
+
+/**
+ * A platform team's own pack: `examples/custom-policy-pack/index.ts` (the program policies/README.md shows),
+ * compiled to JavaScript as its team would before `pulumi policy publish`.
+ */
+function customPack(): string {
+  const source = readFileSync(join(REPO, "examples", "custom-policy-pack", "index.ts"), "utf8");
+  return transpileModule(source, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } }).outputText;
+}
+
+describe("the policy pack tarball as a library", () => {
+  it("require() gives the policy factories and the default set, starts no server and lets the process exit", async () => {
+    // Self-reference by name resolves through package.json `exports`, as `require("@cloudcost/policies")` does for a user.
+    const out = await node(
+      packDir,
+      `const p = require("@cloudcost/policies"); const l = require("@cloudcost/policies/library");
+       console.log(JSON.stringify({ same: p === l, name: p.PACK_NAME, names: p.defaultPolicies().map((x) => x.name), tuned: p.budgetTotalCap({ enforcementLevel: "advisory" }).enforcementLevel }))`,
+    );
+    const { same, name, names, tuned } = JSON.parse(out) as { same: boolean; name: string; names: string[]; tuned: string };
+    expect(same).toBe(true);
+    expect(name).toBe("cloudcost-budgets");
+    expect(names).toHaveLength(12);
+    expect(names).toContain("budget-alert-max-amount");
+    expect(tuned).toBe("advisory");
+  });
+
+  it("a factory refuses a misspelt default when the custom pack is built, naming the policy and the field", async () => {
+    await expect(
+      node(packDir, `require("@cloudcost/policies").budgetAlertCurrency({ defaults: { allowedCurrency: ["EUR"] } })`),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('defaults of policy "budget-alert-currency" are invalid') as unknown,
+    });
+  });
+
+  it("ships one declaration file that names no workspace package", () => {
+    const types = readFileSync(join(packDir, "dist", "library.bundle.d.ts"), "utf8");
+    expect(types).toContain("declare const budgetAlertCurrency: PolicyFactory<");
+    expect(types).not.toMatch(/@cloudcost\//);
+  });
+
+  it("the README's custom pack (examples/custom-policy-pack), installed next to the tarball, runs through the real policy-pack process", async () => {
+    const custom = join(root, "acme-budgets");
+    await run("mkdir", ["-p", custom]);
+    writeFileSync(join(custom, "PulumiPolicy.yaml"), "runtime: nodejs\n");
+    writeFileSync(join(custom, "index.js"), customPack());
+    writeFileSync(
+      join(custom, "package.json"),
+      JSON.stringify({
+        name: "acme-budgets",
+        version: "1.0.0",
+        private: true,
+        main: "index.js",
+        dependencies: { "@cloudcost/policies": `file:${tarball}`, "@pulumi/policy": manifest.dependencies!["@pulumi/policy"] },
+      }),
+    );
+    await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd: custom, timeout: 180_000, env: installEnv() });
+    const acme = await startPolicyPack({ dir: custom, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
+    try {
+      const info = await acme.info();
+      expect(info.name).toBe("acme-budgets");
+      expect(info.policies).toHaveLength(12);
+      expect(info.policies.find((p) => p.name === "budget-total-cap")?.enforcementLevel).toBe("advisory");
+      expect(
+        info.policies.find((p) => p.name === "budget-alert-currency")?.configSchema?.properties["allowedCurrencies"]?.["default"],
+      ).toEqual(["EUR"]);
+      // The team's defaults apply with no --policy-pack-config: a 30 000 EUR budget is over its 20 000 EUR cap.
+      await acme.configure({});
+      const [alert] = await declareResources(() => [
+        new BudgetAlert("eur", { name: "Euro", amount: 30_000, currency: "EUR", recipients: ["finops@example.com"] }),
+      ]);
+      const verdicts = (await acme.analyze(alert!)).diagnostics.map((d) => d.policyName);
+      expect(verdicts).toContain("budget-alert-max-amount");
+      expect(verdicts).not.toContain("budget-alert-currency");
+    } finally {
+      await acme.stop();
+    }
+  }, 240_000);
 });
 
 describe("the policy pack tarball, installed alone", () => {

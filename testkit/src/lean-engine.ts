@@ -8,6 +8,8 @@
  * as the host itself, and on two shared cores that CPU is taken from the host and the API under test.
  * Like the engine, this stand-in passes Check's inputs to Create and the stored state to Read and Delete
  * without looking inside them: the protobuf fields are copied as bytes (protobufjs's wire reader/writer).
+ * The field numbers are not written here: each is read once, at load, from what the SDK's generated
+ * encoder (`@pulumi/pulumi/proto/provider_pb`, google-protobuf) writes for a message with that one field set.
  *
  *   const engine = await leanEngine(host.address);
  *   const inputs = await engine.check(u, { ...inputs, __provider });
@@ -40,6 +42,43 @@ export interface LeanEngine {
 const SERVICE = "/pulumirpc.ResourceProvider";
 const LENGTH_DELIMITED = 2;
 
+/**
+ * The number of the one field set in `message`, as the SDK's generated encoder writes it. Every field the
+ * stand-in touches is length-delimited (a string or an embedded message, written even when empty).
+ */
+function fieldNumber(message: { serializeBinary(): Uint8Array }): number {
+  const reader = Reader.create(message.serializeBinary());
+  const tag = reader.uint32();
+  reader.skipType(tag & 7);
+  if ((tag & 7) !== LENGTH_DELIMITED || reader.pos !== reader.len)
+    throw new Error("fieldNumber: expected exactly one length-delimited field");
+  return tag >>> 3;
+}
+
+const withFailure = new provproto.CheckResponse();
+withFailure.addFailures(new provproto.CheckFailure());
+/** pulumirpc field numbers (provider.proto), taken from the SDK's generated code. */
+const FIELD = {
+  check: { inputs: fieldNumber(new provproto.CheckResponse().setInputs(new Struct())), failures: fieldNumber(withFailure) },
+  create: {
+    urn: fieldNumber(new provproto.CreateRequest().setUrn("u")),
+    properties: fieldNumber(new provproto.CreateRequest().setProperties(new Struct())),
+    id: fieldNumber(new provproto.CreateResponse().setId("i")),
+    outputs: fieldNumber(new provproto.CreateResponse().setProperties(new Struct())),
+  },
+  read: {
+    id: fieldNumber(new provproto.ReadRequest().setId("i")),
+    urn: fieldNumber(new provproto.ReadRequest().setUrn("u")),
+    properties: fieldNumber(new provproto.ReadRequest().setProperties(new Struct())),
+    answeredId: fieldNumber(new provproto.ReadResponse().setId("i")),
+  },
+  delete: {
+    id: fieldNumber(new provproto.DeleteRequest().setId("i")),
+    urn: fieldNumber(new provproto.DeleteRequest().setUrn("u")),
+    properties: fieldNumber(new provproto.DeleteRequest().setProperties(new Struct())),
+  },
+} as const;
+
 function fieldsOf(message: Buffer): Fields {
   const reader = Reader.create(message);
   const fields: Fields = {};
@@ -64,6 +103,15 @@ function messageOf(fields: [number, string | Buffer][]): Buffer {
     else writer.bytes(value);
   }
   return Buffer.from(writer.finish());
+}
+
+/** Read and Delete name the object the same way: its id, its URN and its stored state. */
+function onItem(fields: { id: number; urn: number; properties: number }, urn: string, id: string, properties: EncodedState): Buffer {
+  return messageOf([
+    [fields.id, id],
+    [fields.urn, urn],
+    [fields.properties, properties],
+  ]);
 }
 
 /** One unary call: the response message, or an error carrying grpc-status and grpc-message. */
@@ -109,49 +157,31 @@ export function leanEngine(address: string): LeanEngine {
       req.setNews(Struct.fromJavaScript(news as Parameters<typeof Struct.fromJavaScript>[0]));
       const res = await unary(session, "Check", Buffer.from(req.serializeBinary()));
       const fields = fieldsOf(res);
-      if (fields[2]) {
+      if (fields[FIELD.check.failures]) {
         const failures = provproto.CheckResponse.deserializeBinary(res).getFailuresList();
         throw new Error(`Check ${urn}: ${failures.map((f) => `${f.getProperty()} ${f.getReason()}`).join("; ")}`);
       }
-      return fields[1] ?? Buffer.alloc(0);
+      return fields[FIELD.check.inputs] ?? Buffer.alloc(0);
     },
     async create(urn, inputs) {
+      const { create } = FIELD;
       const res = fieldsOf(
         await unary(
           session,
           "Create",
           messageOf([
-            [1, urn],
-            [2, inputs],
+            [create.urn, urn],
+            [create.properties, inputs],
           ]),
         ),
       );
-      return { id: res[1]?.toString() ?? "", properties: res[2] ?? Buffer.alloc(0) };
+      return { id: res[create.id]?.toString() ?? "", properties: res[create.outputs] ?? Buffer.alloc(0) };
     },
     async read(urn, id, properties) {
-      const res = fieldsOf(
-        await unary(
-          session,
-          "Read",
-          messageOf([
-            [1, id],
-            [2, urn],
-            [3, properties],
-          ]),
-        ),
-      );
-      return res[1]?.toString() ?? "";
+      return fieldsOf(await unary(session, "Read", onItem(FIELD.read, urn, id, properties)))[FIELD.read.answeredId]?.toString() ?? "";
     },
     async delete(urn, id, properties) {
-      await unary(
-        session,
-        "Delete",
-        messageOf([
-          [1, id],
-          [2, urn],
-          [3, properties],
-        ]),
-      );
+      await unary(session, "Delete", onItem(FIELD.delete, urn, id, properties));
     },
     close: () => session.close(),
   };

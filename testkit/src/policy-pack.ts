@@ -4,7 +4,7 @@
  *
  * API (also used by the benchmarks):
  * - `startPolicyPack({ env })` spawns `node @pulumi/pulumi/cmd/run-policy-pack 127.0.0.1:0 .` in `policies/`
- *   (it loads the built `dist/index.js`) and returns a {@link RunningPolicyPack}:
+ *   (it loads package.json `main`, the bundled `dist/pack.js`) and returns a {@link RunningPolicyPack}:
  *   - `info()`: GetAnalyzerInfo as plain data (every policy with its enforcement level and config schema);
  *   - `configure(file)`: what `--policy-pack-config <file>` does: schema defaults, the `all` key,
  *     per-policy levels and properties, then JSON-Schema validation (throws {@link PolicyConfigError}

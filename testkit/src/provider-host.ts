@@ -125,6 +125,23 @@ function call<Req, Res>(client: provrpc.ResourceProviderClient, method: Unary<Re
 const struct = (o: Json) => Struct.fromJavaScript(o as Parameters<typeof Struct.fromJavaScript>[0]);
 const plain = (s: Struct | undefined): Json => (s ? (s.toJavaScript() as Json) : {});
 
+/** Diff and Update carry the same fields: the URN, the id, the old outputs, the new inputs and (when known) the old inputs. */
+function change<R extends provproto.DiffRequest | provproto.UpdateRequest>(
+  req: R,
+  u: string,
+  id: string,
+  olds: Json,
+  news: Json,
+  oldInputs: Json | undefined,
+): R {
+  req.setUrn(u);
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  if (oldInputs) req.setOldInputs(struct(oldInputs));
+  return req;
+}
+
 /** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` and connects once it prints its port. */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
   const child = spawn(process.execPath, [HOST_ENTRY, "127.0.0.1:1"], {
@@ -168,13 +185,7 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       };
     },
     async diff(u, id, olds, news, oldInputs) {
-      const req = new provproto.DiffRequest();
-      req.setUrn(u);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      if (oldInputs) req.setOldInputs(struct(oldInputs));
-      const res = await call(client, client.diff, req);
+      const res = await call(client, client.diff, change(new provproto.DiffRequest(), u, id, olds, news, oldInputs));
       return { changes: CHANGES[res.getChanges()]!, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
     },
     async create(u, properties) {
@@ -199,13 +210,7 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
       };
     },
     async update(u, id, olds, news, oldInputs) {
-      const req = new provproto.UpdateRequest();
-      req.setUrn(u);
-      req.setId(id);
-      req.setOlds(struct(olds));
-      req.setNews(struct(news));
-      if (oldInputs) req.setOldInputs(struct(oldInputs));
-      const res = await call(client, client.update, req);
+      const res = await call(client, client.update, change(new provproto.UpdateRequest(), u, id, olds, news, oldInputs));
       return plain(res.getProperties());
     },
     async delete(u, id, properties) {

@@ -1,10 +1,19 @@
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
-import type { AlertInput, BudgetAlert } from "../contract/budget-alert";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
 import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
 import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "../contract/cost";
-import { routeById, type BodyInputOf, type OperationId, type Operations, type ResponseOf, type Route } from "../contract/routes";
-import type { ReportInput, ScheduledReport } from "../contract/scheduled-report";
+import {
+  CRUD_RESOURCES,
+  crudIds,
+  routeById,
+  type BodyInputOf,
+  type CrudIds,
+  type CrudNoun,
+  type OperationId,
+  type Operations,
+  type ResponseOf,
+  type Route,
+} from "../contract/routes";
 import type { z } from "../contract/zod";
 import { ApiError } from "./api-error";
 import { parseJson } from "./json";
@@ -41,6 +50,20 @@ interface UntypedInput {
   body?: unknown;
 }
 
+/**
+ * The calls the client has for one `crud` resource of the table, named and typed from its operations:
+ * `listAlerts(pageSize?)`, `createAlert(body)`, `getAlert(alertId)`, `replaceAlert(alertId, body)`,
+ * `deleteAlert(alertId)` (likewise `…Report…`). They are installed on the prototype by the class's static
+ * block, one definition for every such resource.
+ */
+export type CrudMethods<N extends CrudNoun, Ids extends CrudIds<N> = CrudIds<N>> = {
+  [Id in Ids["list"]]: (pageSize?: number) => AsyncGenerator<Id extends PagedOperationId ? ItemOf<Id> : never>;
+} & { [Id in Ids["create"]]: (body: BodyInputOf<Id>) => Promise<ResponseOf<Id>> } & {
+  [Id in Ids["get"]]: (id: string) => Promise<ResponseOf<Id>>;
+} & { [Id in Ids["replace"]]: (id: string, body: BodyInputOf<Id>) => Promise<ResponseOf<Id>> } & {
+  [Id in Ids["delete"]]: (id: string) => Promise<ResponseOf<Id>>;
+};
+
 /** Operations whose success body is a page of items (`{ items, nextCursor }`). */
 type PagedOperationId = {
   [Id in OperationId]: ResponseOf<Id> extends { items: unknown[]; nextCursor?: unknown } ? Id : never;
@@ -54,6 +77,10 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * idempotency and the response schema come from `routes.ts`. One instance can be shared by any number of
  * concurrent callers; the HTTP pools are shared per origin across instances.
  */
+// The crud calls are declared here and defined once, generically, in the class's static block.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface CloudCostClient extends CrudMethods<"alert">, CrudMethods<"report"> {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class CloudCostClient {
   private readonly base: URL;
   private readonly transport: TransportOptions;
@@ -187,38 +214,32 @@ export class CloudCostClient {
     return this.call("replaceMembers", { params: { groupId }, body: { members } });
   }
 
-  // ---- Budget alerts ----
-  listAlerts(pageSize?: number): AsyncGenerator<BudgetAlert> {
-    return this.paginate("listAlerts", pageSize);
-  }
-  createAlert(body: AlertInput): Promise<BudgetAlert> {
-    return this.call("createAlert", { body });
-  }
-  getAlert(alertId: string): Promise<BudgetAlert> {
-    return this.call("getAlert", { params: { alertId } });
-  }
-  replaceAlert(alertId: string, body: AlertInput): Promise<BudgetAlert> {
-    return this.call("replaceAlert", { params: { alertId }, body });
-  }
-  deleteAlert(alertId: string): Promise<undefined> {
-    return this.call("deleteAlert", { params: { alertId } });
-  }
-
-  // ---- Scheduled reports ----
-  listReports(pageSize?: number): AsyncGenerator<ScheduledReport> {
-    return this.paginate("listReports", pageSize);
-  }
-  createReport(body: ReportInput): Promise<ScheduledReport> {
-    return this.call("createReport", { body });
-  }
-  getReport(reportId: string): Promise<ScheduledReport> {
-    return this.call("getReport", { params: { reportId } });
-  }
-  replaceReport(reportId: string, body: ReportInput): Promise<ScheduledReport> {
-    return this.call("replaceReport", { params: { reportId }, body });
-  }
-  deleteReport(reportId: string): Promise<undefined> {
-    return this.call("deleteReport", { params: { reportId } });
+  // ---- Budget alerts and scheduled reports: the calls of each `crud` resource of the table ----
+  static {
+    for (const [noun, idName] of Object.entries(CRUD_RESOURCES) as [CrudNoun, string][]) {
+      const ids = crudIds(noun);
+      const byId = (id: string) => ({ params: { [idName]: id } });
+      const methods: { [M in keyof CrudIds<CrudNoun>]: (this: CloudCostClient, ...args: never[]) => unknown } = {
+        list(pageSize?: number) {
+          return this.paginate(ids.list, pageSize);
+        },
+        create(body: unknown) {
+          return this.invoke(routeById(ids.create), { body });
+        },
+        get(id: string) {
+          return this.invoke(routeById(ids.get), byId(id));
+        },
+        replace(id: string, body: unknown) {
+          return this.invoke(routeById(ids.replace), { ...byId(id), body });
+        },
+        delete(id: string) {
+          return this.invoke(routeById(ids.delete), byId(id));
+        },
+      };
+      // Installed as class methods are: on the prototype, not enumerable.
+      for (const [kind, method] of Object.entries(methods))
+        Object.defineProperty(this.prototype, ids[kind as keyof CrudIds<CrudNoun>], { value: method, writable: true, configurable: true });
+    }
   }
 
   // ---- Events ----

@@ -6,9 +6,11 @@ import {
   ResourceId,
   Timestamp,
   TrimmedName,
+  MAX_RECIPIENTS,
   TwoDecimalMoney,
   asReturned,
   page,
+  recipientSet,
   uniqueBy,
 } from "./common";
 import { isLoopbackHostname, parseUrl } from "./loopback";
@@ -29,7 +31,6 @@ export const Threshold = z
 export type Threshold = z.infer<typeof Threshold>;
 
 export const MAX_THRESHOLDS = 10;
-export const MAX_RECIPIENTS = 50;
 
 /**
  * https anywhere; plain http only to this machine. Judged by the WHATWG-parsed host, never by a string
@@ -67,15 +68,7 @@ export const AlertInput = z
         "must not contain the same percent and basis twice",
       )
       .openapi({ uniqueItems: true, description: "no two thresholds with the same percent and basis" }),
-    recipients: z
-      .array(Email)
-      .max(MAX_RECIPIENTS)
-      .default([])
-      .refine(
-        uniqueBy((e: string) => e),
-        "must not contain the same address twice",
-      )
-      .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
+    recipients: recipientSet(z.array(Email).max(MAX_RECIPIENTS).default([])),
     webhookUrl: WebhookUrl.nullable().default(null).openapi({
       description:
         "called when a threshold is crossed: an absolute https URL (plain http only for localhost and 127.0.0.1); treat as a secret",

@@ -121,6 +121,18 @@ export function uniqueBy<T>(key: (t: T) => string): (list: readonly T[]) => bool
   return (list) => new Set(list.map(key)).size === list.length;
 }
 
+/** Recipients of an alert or a report: e-mail addresses, at most {@link MAX_RECIPIENTS}. */
+export const MAX_RECIPIENTS = 50;
+const RECIPIENTS = { uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" };
+/** A set of recipients (alerts may have none and default to none; a report needs at least one). */
+export const recipientSet = <S extends z.ZodType<string[], string[] | undefined>>(list: S) =>
+  list
+    .refine(
+      uniqueBy((e: string) => e),
+      "must not contain the same address twice",
+    )
+    .openapi(RECIPIENTS);
+
 export const ResourceId = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
 

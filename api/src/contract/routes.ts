@@ -17,6 +17,9 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * registers its routes from it and types each handler from its schemas, the client's calls are keyed and
  * typed by `operationId`, and the OpenAPI document is generated from it.
  */
+/** The path every operation lives under (spec: "Base URL"): `{base_url}` is the origin followed by it. */
+export const API_BASE_PATH = "/api/v1";
+
 export interface Route {
   readonly operationId: string;
   readonly method: Method;
@@ -103,6 +106,22 @@ function findingRoutes<const K extends "insights" | "waste" | "recommendations">
 function cap<S extends string>(s: S): Capitalize<S> {
   return `${s.charAt(0).toUpperCase()}${s.slice(1)}` as Capitalize<S>;
 }
+/** The operation ids of one `crud` resource: `crudIds("alert")` is `{ list: "listAlerts", create: "createAlert", … }`. */
+export interface CrudIds<Noun extends string> {
+  list: `list${Capitalize<Noun>}s`;
+  create: `create${Capitalize<Noun>}`;
+  get: `get${Capitalize<Noun>}`;
+  replace: `replace${Capitalize<Noun>}`;
+  delete: `delete${Capitalize<Noun>}`;
+}
+export function crudIds<const Noun extends string>(noun: Noun): CrudIds<Noun> {
+  const Noun = cap(noun);
+  return { list: `list${Noun}s`, create: `create${Noun}`, get: `get${Noun}`, replace: `replace${Noun}`, delete: `delete${Noun}` };
+}
+/** The resources the table has a `crud` set of operations for, each with the name of its id parameter. */
+export const CRUD_RESOURCES = { alert: "alertId", report: "reportId" } as const;
+export type CrudNoun = keyof typeof CRUD_RESOURCES;
+
 /** list/create/get/replace/delete of one group-scoped resource (`noun` names the operations: `listAlerts`, `getAlert`, …). */
 function crud<
   const Noun extends string,
@@ -114,10 +133,12 @@ function crud<
   L extends z.ZodType,
 >(tag: string, plural: Plural, idName: IdName, params: P, input: I, one: O, list: L, noun: Noun) {
   const path = `/${plural}/{${idName}}` as const;
-  const Noun = cap(noun);
+  const ids = crudIds(noun);
+  // What get, replace and delete share: the item's path, its id parameter and an ETag (If-Match on changes).
+  const item = { path, params, tag, etag: true } as const;
   return [
     {
-      operationId: `list${Noun}s`,
+      operationId: ids.list,
       method: "GET",
       path: `/${plural}`,
       scope: "read",
@@ -128,7 +149,7 @@ function crud<
       response: list,
     },
     {
-      operationId: `create${Noun}`,
+      operationId: ids.create,
       method: "POST",
       path: `/${plural}`,
       scope: "write",
@@ -141,45 +162,19 @@ function crud<
       idempotent: true,
       errors: [422],
     },
+    { ...item, operationId: ids.get, method: "GET", scope: "read", summary: `Read one ${noun}`, status: 200, response: one, errors: [404] },
     {
-      operationId: `get${Noun}`,
-      method: "GET",
-      path,
-      scope: "read",
-      tag,
-      summary: `Read one ${noun}`,
-      params,
-      status: 200,
-      response: one,
-      etag: true,
-      errors: [404],
-    },
-    {
-      operationId: `replace${Noun}`,
+      ...item,
+      operationId: ids.replace,
       method: "PUT",
-      path,
       scope: "write",
-      tag,
       summary: `Replace a ${noun}`,
-      params,
       body: input,
       status: 200,
       response: one,
-      etag: true,
       errors: [422],
     },
-    {
-      operationId: `delete${Noun}`,
-      method: "DELETE",
-      path,
-      scope: "write",
-      tag,
-      summary: `Delete a ${noun}`,
-      params,
-      status: 204,
-      response: null,
-      etag: true,
-    },
+    { ...item, operationId: ids.delete, method: "DELETE", scope: "write", summary: `Delete a ${noun}`, status: 204, response: null },
   ] as const satisfies readonly Route[];
 }
 
@@ -341,8 +336,8 @@ export const operations = [
     response: CloudGroup,
     etag: true,
   },
-  ...crud("Budget alerts", "alerts", "alertId", alertParams, AlertInput, BudgetAlert, BudgetAlertPage, "alert"),
-  ...crud("Scheduled reports", "reports", "reportId", reportParams, ReportInput, ScheduledReport, ScheduledReportPage, "report"),
+  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertInput, BudgetAlert, BudgetAlertPage, "alert"),
+  ...crud("Scheduled reports", "reports", CRUD_RESOURCES.report, reportParams, ReportInput, ScheduledReport, ScheduledReportPage, "report"),
   {
     operationId: "startScan",
     method: "POST",

@@ -1,6 +1,5 @@
-import { Email, ResourceId, TimeZone, Timestamp, TrimmedName, asReturned, page, uniqueBy } from "./common";
+import { Email, MAX_RECIPIENTS, ResourceId, TimeZone, Timestamp, TrimmedName, asReturned, page, recipientSet } from "./common";
 import { GroupId } from "./cloud-group";
-import { MAX_RECIPIENTS } from "./budget-alert";
 import { z } from "./zod";
 
 export const ReportId = ResourceId("rpt").openapi("ReportId", { example: "rpt_01j9z6w3k2m4n5p6q7r8" });
@@ -78,15 +77,7 @@ export const ReportInput = z
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the report covers; null for the whole organization" }),
     schedule: Schedule,
     format: ReportFormat.default("csv"),
-    recipients: z
-      .array(Email)
-      .min(1)
-      .max(MAX_RECIPIENTS)
-      .refine(
-        uniqueBy((e: string) => e),
-        "must not contain the same address twice",
-      )
-      .openapi({ uniqueItems: true, description: "e-mail addresses, each at most once (compared case-insensitively, after trimming)" }),
+    recipients: recipientSet(z.array(Email).min(1).max(MAX_RECIPIENTS)),
     enabled: z.boolean().default(true),
   })
   .strict()

@@ -1,5 +1,4 @@
-/** The path every API route lives under (spec: "Base URL"). */
-const API_PATH = "/api/v1";
+import { API_BASE_PATH as API_PATH } from "@cloudcost/api";
 
 /**
  * `cloudcost:apiUrl` as the client needs it: an absolute http(s) URL ending in `/api/v1`, without a trailing

@@ -1,4 +1,4 @@
-import type { PageQuery } from "@cloudcost/api";
+import { API_BASE_PATH, CRUD_RESOURCES, type CrudNoun, type PageQuery } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
 import type { SandboxContext } from "../service/context";
 import type { GroupScopedTable } from "../store/group-scoped-table";
@@ -11,45 +11,49 @@ interface Caller {
 }
 
 /** The logic shared by budget alerts and scheduled reports (both are group-scoped tables of client-defined fields). */
-function groupScoped<F extends { groupId: string | null }, V extends { id: string }>(
-  plural: string,
+function groupScoped<N extends CrudNoun, F extends { groupId: string | null }, V extends { id: string }>(
+  noun: N,
   store: (ctx: SandboxContext) => GroupScopedTable<F, V>,
 ) {
+  const plural = `${noun}s`;
+  /** A call on one item: its id is the route's path parameter named in the contract (`alertId`, `reportId`). */
+  type OnItem = Caller & { params: Record<(typeof CRUD_RESOURCES)[N], string> };
+  const idOf = (c: OnItem): string => c.params[CRUD_RESOURCES[noun]];
   const current = (c: Caller, id: string) => (): V => store(c.ctx).require(c.orgId, id);
   return {
     list: (c: Caller & { query: PageQuery }) => ({ body: store(c.ctx).page(c.orgId, c.query) }),
     create: (c: Caller & { body: F }) => {
       const created = store(c.ctx).create(c.orgId, c.body);
-      return { body: created, location: `/api/v1/${plural}/${created.id}` };
+      return { body: created, location: `${API_BASE_PATH}/${plural}/${created.id}` };
     },
-    get: (c: Caller, id: string) => ({ body: current(c, id)() }),
-    replace: (c: Caller & { body: F }, id: string) => {
-      assertIfMatch(c.ifMatch, current(c, id));
-      return { body: store(c.ctx).replace(c.orgId, id, c.body) };
+    get: (c: OnItem) => ({ body: current(c, idOf(c))() }),
+    replace: (c: OnItem & { body: F }) => {
+      assertIfMatch(c.ifMatch, current(c, idOf(c)));
+      return { body: store(c.ctx).replace(c.orgId, idOf(c), c.body) };
     },
-    remove: (c: Caller, id: string) => {
-      assertIfMatch(c.ifMatch, current(c, id));
-      store(c.ctx).delete(c.orgId, id);
+    remove: (c: OnItem) => {
+      assertIfMatch(c.ifMatch, current(c, idOf(c)));
+      store(c.ctx).delete(c.orgId, idOf(c));
       return {};
     },
   };
 }
 
-const alerts = groupScoped("alerts", (ctx) => ctx.alerts);
-const reports = groupScoped("reports", (ctx) => ctx.reports);
+const alerts = groupScoped("alert", (ctx) => ctx.alerts);
+const reports = groupScoped("report", (ctx) => ctx.reports);
 
 export const alertHandlers = {
   listAlerts: alerts.list,
   createAlert: alerts.create,
-  getAlert: (c) => alerts.get(c, c.params.alertId),
-  replaceAlert: (c) => alerts.replace(c, c.params.alertId),
-  deleteAlert: (c) => alerts.remove(c, c.params.alertId),
+  getAlert: alerts.get,
+  replaceAlert: alerts.replace,
+  deleteAlert: alerts.remove,
 } satisfies ApiHandlers;
 
 export const reportHandlers = {
   listReports: reports.list,
   createReport: reports.create,
-  getReport: (c) => reports.get(c, c.params.reportId),
-  replaceReport: (c) => reports.replace(c, c.params.reportId),
-  deleteReport: (c) => reports.remove(c, c.params.reportId),
+  getReport: reports.get,
+  replaceReport: reports.replace,
+  deleteReport: reports.remove,
 } satisfies ApiHandlers;

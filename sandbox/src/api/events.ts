@@ -1,3 +1,4 @@
+import { API_BASE_PATH } from "@cloudcost/api";
 import { redeliverWebhook } from "../service/redeliver-webhook";
 import type { ApiHandlers } from "./handler";
 
@@ -11,7 +12,7 @@ export const eventHandlers = {
   /** One more attempt, due now; the delivery worker sends it with the same `webhook-id` (the event ID). */
   redeliverEvent: (c) => ({
     body: redeliverWebhook(c.ctx, c.orgId, c.params.eventId),
-    location: `/api/v1/events/${c.params.eventId}/deliveries`,
+    location: `${API_BASE_PATH}/events/${c.params.eventId}/deliveries`,
   }),
   getWebhookSigningSecret: (c) => ({ body: { secret: c.ctx.signingSecrets.current(c.orgId) } }),
   rotateWebhookSigningSecret: (c) => ({ body: { secret: c.ctx.signingSecrets.rotate(c.orgId, Date.now()) } }),

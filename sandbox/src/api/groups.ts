@@ -1,4 +1,4 @@
-import { Member } from "@cloudcost/api";
+import { API_BASE_PATH, Member } from "@cloudcost/api";
 import { notFound } from "../errors";
 import { assertIfMatch } from "../http/etag";
 import type { ApiHandlers, Call } from "./handler";
@@ -19,7 +19,7 @@ export const groupHandlers = {
   listGroups: (c) => ({ body: c.ctx.groups.page(c.orgId, c.query) }),
   createGroup: (c) => {
     const group = c.ctx.groups.create(c.orgId, c.body, "api");
-    return { body: group, location: `/api/v1/groups/${group.id}` };
+    return { body: group, location: `${API_BASE_PATH}/groups/${group.id}` };
   },
   getGroup: (c) => ({ body: c.ctx.groups.require(c.orgId, c.params.groupId) }),
   updateGroup: (c) => {

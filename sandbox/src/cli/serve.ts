@@ -1,4 +1,4 @@
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
+import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../http/fault-injection";
 import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";
@@ -66,10 +66,10 @@ function engineOptions(values: Values): EngineOptions {
 /** What a new user needs after `serve` starts: where everything is and how to sign in. */
 function printWelcome(out: Output, listenOrigin: string, origin: string): void {
   // The FIRST line stays exactly as it is: test harnesses and scripts/demo.js parse the listen URL from it.
-  const publicNote = origin === listenOrigin ? "" : `; public URL ${origin}/api/v1`;
-  out(`cloudcost sandbox listening on ${listenOrigin}/api/v1${publicNote}`);
-  out(`  API:      ${origin}/api/v1   (set cloudcost:apiUrl to this)`);
-  out(`  OpenAPI:  ${origin}/api/v1/openapi.json`);
+  const publicNote = origin === listenOrigin ? "" : `; public URL ${origin}${API_BASE_PATH}`;
+  out(`cloudcost sandbox listening on ${listenOrigin}${API_BASE_PATH}${publicNote}`);
+  out(`  API:      ${origin}${API_BASE_PATH}   (set cloudcost:apiUrl to this)`);
+  out(`  OpenAPI:  ${origin}${API_BASE_PATH}/openapi.json`);
   out(`  Portal:   ${origin}/portal/`);
   out(`  Sign in:  ${DEMO_USER.email} / ${DEMO_USER.password}   (the seeded user of the "demo" organization)`);
   out(`  A token:  cloudcost-sandbox token create --org demo   (add --data DIR if you serve another folder)`);

@@ -1,4 +1,4 @@
-import { routes } from "@cloudcost/api";
+import { API_BASE_PATH, routes } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../errors";
 import { sendProblem } from "./problem";
@@ -6,7 +6,7 @@ import { CONTROL_ROUTES } from "../events/controls-contract";
 
 /** Paths of the route table (plus the OpenAPI document) and of the sandbox controls as patterns, to tell 405 from 404. */
 const PATTERNS = [
-  ...[...routes, { method: "GET", path: "/openapi.json" }].map((r) => ({ method: r.method, path: `/api/v1${r.path}` })),
+  ...[...routes, { method: "GET", path: "/openapi.json" }].map((r) => ({ method: r.method, path: `${API_BASE_PATH}${r.path}` })),
   ...CONTROL_ROUTES.map((r) => ({ method: r.method, path: `/sandbox/v1${r.path}` })),
 ].map((r) => ({
   method: r.method,

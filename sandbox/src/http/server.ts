@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
+import { API_BASE_PATH, buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { handlers } from "../api/handlers";
@@ -39,13 +39,14 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
   await app.register(
     async (api) => {
       acceptJsonOnly(api);
-      if (options.faults) registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `/api/v1${OPENAPI_PATH}`);
+      if (options.faults)
+        registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `${API_BASE_PATH}${OPENAPI_PATH}`);
       await registerRateLimit(api, ctx, options.rateLimitPerMinute, options.rateLimitWindowMs);
       const document = JSON.stringify(buildOpenApiDocument());
       api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
       registerApiRoutes(api, ctx, handlers);
     },
-    { prefix: "/api/v1" },
+    { prefix: API_BASE_PATH },
   );
 }
 

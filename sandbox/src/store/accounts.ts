@@ -1,6 +1,6 @@
 import { Member, type ConnectedAccount, type Page, type PageQuery, type Provider } from "@cloudcost/api";
 import type { Db } from "./connection";
-import { cursorPosition, toPage } from "./paging";
+import { pageOfTable } from "./paging";
 import { conflict, invalidRequest } from "../errors";
 import { sql } from "./statements";
 
@@ -42,13 +42,7 @@ export class Accounts {
   }
 
   page(orgId: string, q: PageQuery): Page<ConnectedAccount> {
-    const scope = { db: this.db, list: "accounts", orgId };
-    const rows = sql(this.db, "SELECT * FROM accounts WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(
-      orgId,
-      cursorPosition(scope, q),
-      q.limit + 1,
-    ) as AccountRow[];
-    return toPage(scope, rows, q.limit, view);
+    return pageOfTable({ db: this.db, list: "accounts", orgId }, "accounts", q, view);
   }
 
   isConnected(orgId: string, m: Member): boolean {

@@ -1,85 +1,38 @@
 import type { ConnectedAccount, FindingKind } from "@cloudcost/api";
 import { unitHash } from "../costs/hash";
 
-/** What the sandbox "detects": deterministic templates, filled per account. */
-interface Template {
-  title: (service: string) => string;
-  description: string;
-  severity: "low" | "medium" | "high";
-  service: Record<ConnectedAccount["provider"], string>;
-  /** Monthly savings range in dollars; null when the finding saves nothing directly. */
-  savings: [number, number] | null;
-}
+type Severity = "low" | "medium" | "high";
 
+/**
+ * What the sandbox "detects": deterministic templates, filled per account. One row per template: title
+ * (`{service}` stands for the account's service), description, severity, the service per provider, and the
+ * monthly savings range in dollars (null when the finding saves nothing directly).
+ */
+type Template = readonly [
+  title: string,
+  description: string,
+  severity: Severity,
+  service: Record<ConnectedAccount["provider"], string>,
+  savings: readonly [number, number] | null,
+];
+
+// A table: one template a line.
+// prettier-ignore
 const TEMPLATES: Readonly<Record<FindingKind, readonly Template[]>> = {
   insight: [
-    {
-      title: (s) => `${s} spend rose 38% week over week`,
-      description: "Daily spend is well above its four-week average.",
-      severity: "medium",
-      service: { aws: "Amazon EC2", azure: "Virtual Machines" },
-      savings: null,
-    },
-    {
-      title: (s) => `New ${s} usage detected`,
-      description: "A service without spend last month now bills daily.",
-      severity: "low",
-      service: { aws: "Amazon DynamoDB", azure: "Azure Cosmos DB" },
-      savings: null,
-    },
-    {
-      title: (s) => `${s} data transfer doubled`,
-      description: "Egress charges grew faster than request volume.",
-      severity: "high",
-      service: { aws: "Amazon CloudFront", azure: "Storage Accounts" },
-      savings: null,
-    },
+    ["{service} spend rose 38% week over week", "Daily spend is well above its four-week average.", "medium", { aws: "Amazon EC2", azure: "Virtual Machines" }, null],
+    ["New {service} usage detected", "A service without spend last month now bills daily.", "low", { aws: "Amazon DynamoDB", azure: "Azure Cosmos DB" }, null],
+    ["{service} data transfer doubled", "Egress charges grew faster than request volume.", "high", { aws: "Amazon CloudFront", azure: "Storage Accounts" }, null],
   ],
   waste: [
-    {
-      title: (s) => `Idle ${s} instance`,
-      description: "CPU below 2% for 14 days.",
-      severity: "high",
-      service: { aws: "Amazon EC2", azure: "Virtual Machines" },
-      savings: [40, 900],
-    },
-    {
-      title: (s) => `Unattached ${s} volumes`,
-      description: "Disks not attached to any machine for 30 days.",
-      severity: "medium",
-      service: { aws: "Amazon EC2", azure: "Storage Accounts" },
-      savings: [10, 300],
-    },
-    {
-      title: (s) => `Over-provisioned ${s} database`,
-      description: "Peak utilisation under 20% of capacity.",
-      severity: "medium",
-      service: { aws: "Amazon RDS", azure: "Azure SQL Database" },
-      savings: [60, 1200],
-    },
+    ["Idle {service} instance", "CPU below 2% for 14 days.", "high", { aws: "Amazon EC2", azure: "Virtual Machines" }, [40, 900]],
+    ["Unattached {service} volumes", "Disks not attached to any machine for 30 days.", "medium", { aws: "Amazon EC2", azure: "Storage Accounts" }, [10, 300]],
+    ["Over-provisioned {service} database", "Peak utilisation under 20% of capacity.", "medium", { aws: "Amazon RDS", azure: "Azure SQL Database" }, [60, 1200]],
   ],
   recommendation: [
-    {
-      title: (s) => `Commit to a savings plan for ${s}`,
-      description: "Steady usage would cost less under a one-year commitment.",
-      severity: "medium",
-      service: { aws: "Amazon EC2", azure: "Virtual Machines" },
-      savings: [100, 4000],
-    },
-    {
-      title: (s) => `Move cold ${s} data to an archive tier`,
-      description: "Objects untouched for 90 days sit in the hot tier.",
-      severity: "low",
-      service: { aws: "Amazon S3", azure: "Storage Accounts" },
-      savings: [5, 250],
-    },
-    {
-      title: (s) => `Right-size ${s} plans`,
-      description: "Instances run well below their plan's capacity.",
-      severity: "low",
-      service: { aws: "AWS Lambda", azure: "App Service" },
-      savings: [20, 600],
-    },
+    ["Commit to a savings plan for {service}", "Steady usage would cost less under a one-year commitment.", "medium", { aws: "Amazon EC2", azure: "Virtual Machines" }, [100, 4000]],
+    ["Move cold {service} data to an archive tier", "Objects untouched for 90 days sit in the hot tier.", "low", { aws: "Amazon S3", azure: "Storage Accounts" }, [5, 250]],
+    ["Right-size {service} plans", "Instances run well below their plan's capacity.", "low", { aws: "AWS Lambda", azure: "App Service" }, [20, 600]],
   ],
 };
 
@@ -87,7 +40,7 @@ export interface FindingDraft {
   kind: FindingKind;
   title: string;
   description: string;
-  severity: Template["severity"];
+  severity: Severity;
   provider: ConnectedAccount["provider"];
   accountId: string;
   service: string;
@@ -97,17 +50,16 @@ export interface FindingDraft {
 /** A finding for `account`, chosen and filled deterministically from `seed` parts. */
 export function draftFinding(kind: FindingKind, account: ConnectedAccount, ...seed: string[]): FindingDraft {
   const options = TEMPLATES[kind];
-  const t = options[Math.floor(unitHash(kind, account.accountId, ...seed) * options.length)] ?? options[0]!;
-  const service = t.service[account.provider];
+  const [title, description, severity, services, savings] =
+    options[Math.floor(unitHash(kind, account.accountId, ...seed) * options.length)] ?? options[0]!;
+  const service = services[account.provider];
   const savingsCents =
-    t.savings === null
-      ? null
-      : Math.round((t.savings[0] + (t.savings[1] - t.savings[0]) * unitHash("savings", account.accountId, ...seed)) * 100);
+    savings === null ? null : Math.round((savings[0] + (savings[1] - savings[0]) * unitHash("savings", account.accountId, ...seed)) * 100);
   return {
     kind,
-    title: t.title(service),
-    description: t.description,
-    severity: t.severity,
+    title: title.replace("{service}", service),
+    description,
+    severity,
     provider: account.provider,
     accountId: account.accountId,
     service,

@@ -1,10 +1,10 @@
 import type { Page, PageQuery } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { newId } from "./ids";
-import { cursorPosition, toPage } from "./paging";
+import { pageOfTable } from "./paging";
 import { notFound, unprocessable } from "../errors";
 import type { Groups } from "./groups";
-import { sql } from "./statements";
+import { sql, updateRow } from "./statements";
 
 /** A stored resource: the client's validated fields plus what the server keeps. */
 export interface Stored<F> {
@@ -48,13 +48,7 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   }
 
   page(orgId: string, q: PageQuery): Page<V> {
-    const scope = { db: this.db, list: this.table, orgId };
-    const rows = sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(
-      orgId,
-      cursorPosition(scope, q),
-      q.limit + 1,
-    ) as Row[];
-    return toPage(scope, rows, q.limit, (r) => this.view(orgId, stored(r)));
+    return pageOfTable({ db: this.db, list: this.table, orgId }, this.table, q, (r: Row) => this.view(orgId, stored(r)));
   }
 
   require(orgId: string, id: string): V {
@@ -82,12 +76,7 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
     this.assertGroup(orgId, fields.groupId);
     const text = JSON.stringify(fields);
     if (JSON.stringify(current.fields) === text) return this.view(orgId, current);
-    sql(this.db, `UPDATE ${this.table} SET group_id = ?, fields = ?, updated_at = ? WHERE id = ?`).run(
-      fields.groupId,
-      text,
-      new Date().toISOString(),
-      id,
-    );
+    updateRow(this.db, this.table, id, { group_id: fields.groupId, fields: text });
     return this.require(orgId, id);
   }
 

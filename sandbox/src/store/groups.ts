@@ -12,12 +12,12 @@ import {
 } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { newId } from "./ids";
-import { cursorPosition, toPage } from "./paging";
+import { pageOfTable } from "./paging";
 import { conflict, notFound, unprocessable } from "../errors";
 import { parseOrThrow } from "../validation";
 import type { Accounts } from "./accounts";
 import { groupReferences } from "./group-references";
-import { sql } from "./statements";
+import { sql, updateRow } from "./statements";
 
 export type GroupSource = CloudGroup["source"];
 
@@ -52,13 +52,7 @@ export class Groups {
   }
 
   page(orgId: string, q: PageQuery): Page<CloudGroup> {
-    const scope = { db: this.db, list: "groups", orgId };
-    const rows = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?").all(
-      orgId,
-      cursorPosition(scope, q),
-      q.limit + 1,
-    ) as GroupRow[];
-    const page = toPage(scope, rows, q.limit, (r) => r);
+    const page = pageOfTable({ db: this.db, list: "groups", orgId }, "cloud_groups", q, (r: GroupRow) => r);
     return { items: this.views(page.items), nextCursor: page.nextCursor };
   }
 
@@ -94,13 +88,7 @@ export class Groups {
     const name = fields.name ?? current.name;
     const description = fields.description ?? current.description;
     if (name !== current.name || description !== current.description) {
-      sql(this.db, "UPDATE cloud_groups SET name = ?, name_key = ?, description = ?, updated_at = ? WHERE id = ?").run(
-        name,
-        nameKey(name),
-        description,
-        new Date().toISOString(),
-        id,
-      );
+      updateRow(this.db, "cloud_groups", id, { name, name_key: nameKey(name), description });
     }
     return this.require(orgId, id);
   }
@@ -198,7 +186,7 @@ export class Groups {
   }
 
   private touch(orgId: string, id: string): CloudGroup {
-    sql(this.db, "UPDATE cloud_groups SET updated_at = ? WHERE id = ?").run(new Date().toISOString(), id);
+    updateRow(this.db, "cloud_groups", id);
     return this.require(orgId, id);
   }
 

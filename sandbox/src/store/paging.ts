@@ -73,3 +73,16 @@ export function cursorPosition(scope: ListScope, q: PageQuery, newestFirst = fal
   if (q.cursor === undefined) return newestFirst ? Number.MAX_SAFE_INTEGER : 0;
   return decodeCursor(scope, q.cursor);
 }
+
+/**
+ * One page of `scope.orgId`'s rows of `table` in creation order, after the cursor (`scope.list` names the
+ * list the cursor belongs to). `table` is one of the store's own table names, never request data.
+ */
+export function pageOfTable<R extends Sequenced, T>(scope: ListScope, table: string, q: PageQuery, view: (row: R) => T): Page<T> {
+  const rows = sql(scope.db, `SELECT * FROM ${table} WHERE org_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(
+    scope.orgId,
+    cursorPosition(scope, q),
+    q.limit + 1,
+  ) as R[];
+  return toPage(scope, rows, q.limit, view);
+}

@@ -11,3 +11,16 @@ export function sql(db: Db, text: string): Statement {
   if (!statement) cache.set(text, (statement = db.prepare(text)));
   return statement;
 }
+
+/**
+ * Sets `columns` of row `id` of `table` and stamps its `updated_at` with the current time: every change of a
+ * resource moves its `updatedAt` (and so its ETag). Table and column names come from the store's code only.
+ */
+export function updateRow(db: Db, table: string, id: string, columns: Record<string, string | number | null> = {}): void {
+  const names = [...Object.keys(columns), "updated_at"];
+  sql(db, `UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(
+    ...Object.values(columns),
+    new Date().toISOString(),
+    id,
+  );
+}
