@@ -12,8 +12,8 @@
  * It takes about two minutes on two cores, so `npm test` skips it: CI runs it as its own cell
  * (`node26-registry`, .ci/run). Locally: `npm run build && CLOUDCOST_REGISTRY=1 npx jest test/registry`.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -57,6 +57,21 @@ function sh(command: string, args: string[], cwd: string, timeout = INSTALL_TIME
 function userEnv(userconfig: string, registryUrl: string): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   return { ...clean, npm_config_userconfig: userconfig, npm_config_registry: registryUrl, npm_config_update_notifier: "false" };
+}
+
+/**
+ * An npm cache for this run that shares the user's tarballs but none of the user's cached registry answers.
+ * npm finds a tarball in its cache by integrity (`content-v2`, content-addressed: a file there is what its
+ * hash says, whoever wrote it), but a package's metadata by URL (`index-v5`). The index starts empty, so
+ * every package's metadata comes from this run's registry — an earlier run's answer for the same port could
+ * name an older @cloudcost/* tarball — and with --prefer-offline the installs after the first reuse it.
+ */
+function runCache(dir: string): string {
+  const user = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", timeout: 30_000 }).trim();
+  mkdirSync(join(user, "_cacache", "content-v2"), { recursive: true });
+  mkdirSync(join(dir, "_cacache"), { recursive: true });
+  symlinkSync(join(user, "_cacache", "content-v2"), join(dir, "_cacache", "content-v2"));
+  return dir;
 }
 
 /** A limiter: at most `n` installs run at once, in the order they were asked for. */
@@ -125,7 +140,7 @@ beforeAll(async () => {
   }
   root = mkdtempSync(join(tmpdir(), "cloudcost-registry-"));
   registry = await startRegistry(join(root, "registry"));
-  env = userEnv(registry.userconfig, registry.url);
+  env = { ...userEnv(registry.userconfig, registry.url), npm_config_cache: runCache(join(root, "npm-cache")) };
   // One npm process publishes the four in turn (policies' prepack bundles the pack first).
   await sh("npm", ["publish", ...PUBLISHED.flatMap((ws) => ["-w", ws]), "--access", "public", "--no-provenance"], REPO);
 
@@ -135,10 +150,8 @@ beforeAll(async () => {
       name,
       queue(async () => {
         const folder = dir();
-        // The user's npm cache is shared: tarballs are found there by integrity, but every package's metadata
-        // is asked of this registry (no --prefer-offline: a cached answer of an earlier run on the same port
-        // could name an older @cloudcost/* tarball). Verdaccio keeps what it proxied for the whole run.
-        await sh("npm", ["install", "--no-audit", "--no-fund", ...specs], folder);
+        // --prefer-offline: what one install of this run asked the registry is not asked again (see runCache).
+        await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...specs], folder);
         return folder;
       }),
     );
