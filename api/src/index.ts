@@ -8,6 +8,7 @@ export * from "./contract/scheduled-report";
 export * from "./contract/cost";
 export * from "./contract/finding";
 export * from "./contract/scan";
+export * from "./contract/event";
 export * from "./contract/filter";
 export * from "./contract/oauth";
 export * from "./contract/routes";

@@ -97,9 +97,10 @@ function errorResponses(route: Route): Record<number, Response> {
     );
   if (errors.has(409)) {
     const conflict =
-      route.method === "DELETE"
+      route.conflict ??
+      (route.method === "DELETE"
         ? "the group is used by an alert or report (the detail lists them)"
-        : "another Cloud Group has this name (names are unique case-insensitively)";
+        : "another Cloud Group has this name (names are unique case-insensitively)");
     out[409] = withHeaders(`Conflicts with the current state: ${conflict}`, API, problem);
   }
   if (takesIfMatch(route))
@@ -134,7 +135,7 @@ function successResponse(route: Route): Response {
   if (route.etag && route.response) names.push("ETag");
   if (route.status === 201 || route.status === 202) names.push("Location");
   if (route.idempotent) names.push("Idempotent-Replayed");
-  const description = { 200: "Success", 201: "Created", 202: "Accepted: the run is queued", 204: "No Content" }[route.status];
+  const description = { 200: "Success", 201: "Created", 202: "Accepted: the work is queued", 204: "No Content" }[route.status];
   return withHeaders(description, names, route.response ? { "application/json": { schema: route.response } } : undefined);
 }
 

@@ -1,25 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
-import type {
-  CloudCostClient,
-  ConnectedAccount,
-  CostByDay,
-  CostByService,
-  CostComparison,
-  CostForecast,
-  CostQuery,
-  CostSummary,
-} from "@cloudcost/api";
-import { clientFor } from "./runtime/clients";
-
-/**
- * Cost reads for use inside a Pulumi program (they run in the program process and are never serialized).
- * Settings come from the `cloudcost` stack config with `CLOUDCOST_*` environment fallbacks, as for the
- * resources.
- */
-function programClient(): CloudCostClient {
-  const config = new pulumi.Config("cloudcost");
-  return clientFor((key) => config.get(key));
-}
+// Cost reads for use inside a Pulumi program (settings as for the resources: see ./program-client).
+import type { ConnectedAccount, CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "@cloudcost/api";
+import { programClient } from "./program-client";
 
 /** An inclusive date window (YYYY-MM-DD, at most 366 days) and an optional Cloud Group. */
 export type CostWindow = CostQuery;

@@ -15,5 +15,6 @@ export {
 } from "./scheduled-report";
 export type { ResourceKind } from "./dynamic-provider";
 export { getCostSummary, getCostByService, getCostByDay, getCostForecast, getCostComparison, getAccounts, type CostWindow } from "./cost";
+export { getWebhookSigningSecret } from "./webhook-signing-secret";
 export { lastMonth, lastQuarter, monthToDate, thisQuarter, type DateWindow } from "./windows";
 export { assertSupportedVersion } from "./supported-sdk";

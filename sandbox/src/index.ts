@@ -7,6 +7,8 @@ import { reachableHosts } from "./http/host-check";
 import { purgeExpired } from "./identity/purge";
 import { openContext } from "./service/open-context";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./http/server";
+import { EventEngine } from "./events/event-engine";
+import type { EngineOptions } from "./service/context";
 
 export type { SandboxConfig, SandboxContext } from "./service/context";
 export type { FaultKind, FaultOptions } from "./http/fault-injection";
@@ -17,6 +19,16 @@ export { DEMO_ORG } from "./service/bootstrap";
 export { DEMO_USER } from "./identity/bootstrap";
 export { connectAccount } from "./service/connect-account";
 export { ServiceError } from "./errors";
+export {
+  DEFAULT_EVALUATE_EVERY_MS,
+  DEFAULT_WEBHOOK_BACKOFF_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  EventEngine,
+  evaluateOrganization,
+} from "./events/event-engine";
+export { changeClock, clockState, injectSpend, type Evaluate } from "./events/controls";
+export * from "./events/controls-contract";
+export type { EngineOptions } from "./service/context";
 
 /** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
 export const DEFAULT_SCAN_STEP_MS = 1000;
@@ -44,6 +56,8 @@ export interface SandboxServerOptions {
   faults?: FaultOptions;
   /** How long expired or revoked tokens and codes are kept before they are purged (`serve --retention`). */
   retentionSeconds?: number;
+  /** The events engine: evaluation timer, webhook backoff and timeout, SMTP relay (defaults in events/event-engine.ts). */
+  events?: Partial<EngineOptions>;
 }
 
 /** Default of `serve --retention`: a day. */
@@ -97,14 +111,17 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     authorizationCodeTtlSeconds: options.authorizationCodeTtlSeconds,
     scanStepMs: options.scanStepMs ?? DEFAULT_SCAN_STEP_MS,
     retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
+    events: options.events,
   });
   // Known before the server is built: cookies are `Secure` when the public origin is https.
   if (publicUrl) ctx.config.origin = publicUrl.origin;
+  const engine = new EventEngine(ctx);
   try {
     const app = await buildServer(ctx, {
       rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
       rateLimitWindowMs: options.rateLimitWindowMs,
       faults: options.faults,
+      engine,
     });
     await app.listen({ port: options.port ?? 0, host });
     const { port } = app.server.address() as AddressInfo;
@@ -112,6 +129,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     ctx.config.origin = publicUrl?.origin ?? listenOrigin;
     ctx.config.allowedHosts = reachableHosts(host, publicUrl);
     ctx.scans.resume();
+    // Evaluation timer and delivery worker; pending deliveries of an earlier run resume here.
+    engine.start();
     const purging = startPurging(ctx, ctx.config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS);
     return {
       url: `${ctx.config.origin}/api/v1`,
@@ -123,10 +142,12 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
         ctx.scans.stop();
         clearInterval(purging);
         await app.close();
+        await engine.stop();
         ctx.db.close();
       },
     };
   } catch (error) {
+    await engine.stop();
     ctx.db.close();
     throw error;
   }

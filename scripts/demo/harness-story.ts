@@ -10,14 +10,13 @@ import {
   type Diagnostic,
   type PolicyPackConfigFile,
   type RunningPolicyPack,
-  secret,
   startProviderHost,
   type ProviderHost,
 } from "@cloudcost/testkit";
 import type { StoryOutcome } from "./cli-story";
 import { detail, step } from "./output";
 import { runProgram } from "./program";
-import { DRIFTED_AMOUNT, POLICY_VIOLATIONS, QUICKSTART, changeAlertBehindPulumisBack, stackConfig, type DemoCredentials } from "./story";
+import { DRIFTED_AMOUNT, POLICY_VIOLATIONS, QUICKSTART, changeAlertBehindPulumisBack, hostConfig, type DemoCredentials } from "./story";
 
 /**
  * The same story without the Pulumi CLI: every component the engine would run is real — the program
@@ -26,10 +25,6 @@ import { DRIFTED_AMOUNT, POLICY_VIOLATIONS, QUICKSTART, changeAlertBehindPulumis
  */
 const HARNESS = "(harness)";
 const short = (type: string) => type.split(":").pop()!;
-
-function hostConfig(creds: DemoCredentials): Record<string, unknown> {
-  return Object.fromEntries(stackConfig(creds).map(({ key, value, secret: isSecret }) => [key, isSecret ? secret(value) : value]));
-}
 
 function show(d: Diagnostic, resource: string): void {
   const message = d.message.split("\n").pop();

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_USER } from "@cloudcost/sandbox";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { alertStory } from "./alert-story";
 import { cliStory, type StoryOutcome } from "./cli-story";
 import { harnessStory } from "./harness-story";
 import { detail, step } from "./output";
@@ -62,19 +63,20 @@ async function runStory(opts: Options, creds: DemoCredentials): Promise<StoryOut
   return harnessStory(creds);
 }
 
-function summarize(outcome: StoryOutcome): boolean {
+function summarize(outcome: StoryOutcome, alertFired: boolean): boolean {
   step("Summary");
   const line = (ok: boolean, text: string) => detail(`${ok ? "ok  " : "FAIL"} ${text}`);
   line(outcome.deployed, "deployed the quickstart with the policy pack");
   line(outcome.driftShown, "refresh showed the change made behind Pulumi's back");
   line(outcome.policyBlocked, "the policy pack rejected examples/policy-violations");
   line(outcome.destroyed, "destroyed everything the stack created");
-  return outcome.deployed && outcome.driftShown && outcome.policyBlocked && outcome.destroyed;
+  line(alertFired, "an alert fired: webhook received and verified, e-mail captured in the outbox");
+  return outcome.deployed && outcome.driftShown && outcome.policyBlocked && outcome.destroyed && alertFired;
 }
 
 function serveUntilInterrupted(sandbox: RunningSandbox): void {
   step("The sandbox keeps serving: look around");
-  detail(`Portal:   ${sandbox.origin}/portal`);
+  detail(`Portal:   ${sandbox.origin}/portal   (the alert's event: /portal/events; its e-mail: /portal/outbox)`);
   detail(`Sign in:  ${DEMO_USER.email} / ${DEMO_USER.password}`);
   detail(`API:      ${sandbox.baseUrl}`);
   detail("Press Ctrl-C to stop.");
@@ -100,7 +102,8 @@ async function main(): Promise<void> {
     step("Create credentials: an OAuth client with the read and write scopes");
     const creds = await createCredentials(sandbox);
     detail(`client_id ${creds.clientId}; its secret goes into the stack config as a secret and is not shown`);
-    const ok = summarize(await runStory(opts, creds));
+    const outcome = await runStory(opts, creds);
+    const ok = summarize(outcome, await alertStory(sandbox, creds));
     if (opts.exit) {
       await sandbox.stop();
       process.exitCode = ok ? 0 : 1;

@@ -1,6 +1,7 @@
 /** What both ways of running the demo share: where things are and what the story does to the sandbox. */
 import { join } from "node:path";
 import { AlertInput, CloudCostClient } from "@cloudcost/api";
+import { secret } from "@cloudcost/testkit";
 import { z } from "zod";
 
 /** The repository root (this file is scripts/demo/story.ts). */
@@ -26,6 +27,11 @@ export function stackConfig(creds: DemoCredentials): { key: string; value: strin
     { key: "cloudcost:clientId", value: creds.clientId, secret: false },
     { key: "cloudcost:clientSecret", value: creds.clientSecret, secret: true },
   ];
+}
+
+/** The same config as the provider host receives it at Configure: secrets wrapped as the engine sends them. */
+export function hostConfig(creds: DemoCredentials): Record<string, unknown> {
+  return Object.fromEntries(stackConfig(creds).map(({ key, value, secret: isSecret }) => [key, isSecret ? secret(value) : value]));
 }
 
 /**

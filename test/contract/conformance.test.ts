@@ -27,6 +27,7 @@ const UNKNOWN: Record<string, string> = {
   reportId: "rpt_0000000000zz",
   runId: "run_0000000000zz",
   findingId: "999999999",
+  eventId: "evt_0000000000zz",
   provider: "aws",
   accountId: "123456789012",
 };
@@ -345,13 +346,51 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: "/openapi.json" })).status).toBe(200);
   });
 
+  it("events, deliveries, redelivery and the webhook signing secret", async () => {
+    // Two alerts that cross at once (a budget of one cent): one with a webhook (to a closed port), one without.
+    const hooked = field(
+      await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ amount: 0.01, webhookUrl: "http://127.0.0.1:9/hook" }) }),
+      "id",
+    );
+    const quiet = field(
+      await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ amount: 0.01, recipients: [] }) }),
+      "id",
+    );
+    // Spend, then a clock step: the step evaluates synchronously, so the events exist when it returns.
+    const control = async (path: string, body: unknown) => {
+      const response = await fetch(`${sandbox.origin}/sandbox/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+    };
+    await control("/spend", { accountId: "111122223333", service: "Amazon EC2", amount: 100 });
+    await control("/clock", { advance: "PT1S" });
+    const listed = await log.send({ method: "GET", path: "/events?limit=50&type=budget_alert.threshold_crossed", token });
+    expect(listed.status).toBe(200);
+    const events = (listed.body as { items: { id: string; data: { alertId: string } }[] }).items;
+    const withHook = events.find((e) => e.data.alertId === hooked)!.id;
+    const withoutHook = events.find((e) => e.data.alertId === quiet)!.id;
+    expect((await log.send({ method: "GET", path: "/events?limit=1", token })).status).toBe(200);
+    expect((await log.send({ method: "GET", path: "/events?type=nope", token, intent: "invalid" })).status).toBe(400);
+    expect((await log.send({ method: "GET", path: `/events/${withHook}`, token })).status).toBe(200);
+    expect((await log.send({ method: "GET", path: `/events/${withHook}/deliveries`, token })).status).toBe(200);
+    expect((await log.send({ method: "POST", path: `/events/${withHook}/redeliver`, token })).status).toBe(202);
+    expect((await log.send({ method: "POST", path: `/events/${withoutHook}/redeliver`, token })).status).toBe(409);
+    expect((await log.send({ method: "GET", path: "/webhooks/signing-secret", token })).status).toBe(200);
+    expect((await log.send({ method: "POST", path: "/webhooks/signing-secret/rotate", token })).status).toBe(200);
+  });
+
   it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431, 503", async () => {
     const lacking: Record<string, string> = {
       read: await sandbox.token("run"),
       write: await sandbox.token("read"),
       run: await sandbox.token("read,write"),
     };
-    const scopeOf = (op: Operation) => (op.method === "GET" ? "read" : op.path === "/scans" ? "run" : "write");
+    // The signing secret is a secret: reading it needs `write`.
+    const scopeOf = (op: Operation) =>
+      op.path.startsWith("/webhooks/") ? "write" : op.method === "GET" ? "read" : op.path === "/scans" ? "run" : "write";
     const big = "x".repeat(1024 * 1024 + 1);
     for (const op of apiOperations()) {
       const path = op.path.startsWith("/cost/") ? `${op.path}?${COST_WINDOW}` : pathOf(op);

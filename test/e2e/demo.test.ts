@@ -30,6 +30,7 @@ describe("npm run demo -- --exit (without the Pulumi CLI)", () => {
     expect(run.stdout).toMatch(/ok\s+refresh showed the change made behind Pulumi's back/);
     expect(run.stdout).toMatch(/ok\s+the policy pack rejected examples\/policy-violations/);
     expect(run.stdout).toMatch(/ok\s+destroyed everything the stack created/);
+    expect(run.stdout).toMatch(/ok\s+an alert fired: webhook received and verified, e-mail captured in the outbox/);
   });
 
   it("prints the data folder and labels every step that runs without the engine", () => {
@@ -59,9 +60,21 @@ describe("npm run demo -- --exit (without the Pulumi CLI)", () => {
     expect(run.stdout).toMatch(/policy pack: 14 resources analyzed, 11 violation\(s\)/);
   });
 
-  it("never prints the OAuth client's secret", () => {
+  it("never prints the OAuth client's secret or the webhook signing secret", () => {
     expect(run.stdout).toMatch(/client_id ccc_\w+/);
     expect(run.stdout).not.toMatch(/ccs_\w+/);
+    expect(run.stdout).not.toMatch(/whsec_/);
+  });
+
+  it("shows examples/alert-fires: spend injected, the webhook verified by the receiver, the e-mail in the outbox", () => {
+    expect(run.stdout).toMatch(/== \d+\. An alert fires: examples\/alert-fires \(harness\)/);
+    expect(run.stdout).toContain("$ cloudcost-sandbox spend add --org demo --account 444455556666 --service AmazonEC2 --amount 150");
+    const event =
+      /receiver: received and verified (evt_\w+) budget_alert\.threshold_crossed: "Checkout monthly budget" reached 100% \(actual\)/.exec(
+        run.stdout,
+      )?.[1];
+    expect(event).toBeDefined();
+    expect(run.stdout).toMatch(new RegExp(`\\| msg_\\w+ .* to oncall@example\\.com .* event ${event}`));
   });
 
   it("leaves the sandbox as it found it: only the portal-made group, no alerts or reports", () => {

@@ -21,6 +21,23 @@ describe("every route of the contract table", () => {
   const window = `from=${daysFromToday(-10)}&to=${daysFromToday(5)}`;
   let n = 0;
   const unique = () => `Route group ${++n}`;
+  /** An event with a webhook: an alert with a one-cent budget, then a clock step (which evaluates before it answers). */
+  let crossed: Promise<string> | undefined;
+  const webhookEvent = (): Promise<string> =>
+    (crossed ??= (async () => {
+      const alertId = await create("/alerts", alertBody({ amount: 0.01, webhookUrl: "http://127.0.0.1:9/hook" }));
+      const step = await fetch(`${sandbox.origin}/sandbox/v1/clock`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ advance: "PT1S" }),
+      });
+      if (step.status !== 200) throw new Error(`clock step: ${step.status}`);
+      const items = fields(await call(sandbox, "GET", "/events?limit=200", { token })).items as {
+        id: string;
+        data: { alertId?: string };
+      }[];
+      return items.find((e) => e.data.alertId === alertId)!.id;
+    })());
 
   const fixtures: Record<string, Fixture> = {
     getCostSummary: async () => ({ path: `/cost/summary?${window}` }),
@@ -68,6 +85,12 @@ describe("every route of the contract table", () => {
     deleteReport: async () => ({ path: `/reports/${await create("/reports", reportBody())}` }),
     startScan: async () => ({ path: "/scans" }),
     listScans: async () => ({ path: "/scans" }),
+    listEvents: async () => ({ path: "/events?type=budget_alert.threshold_crossed" }),
+    getEvent: async () => ({ path: `/events/${await webhookEvent()}` }),
+    listDeliveries: async () => ({ path: `/events/${await webhookEvent()}/deliveries` }),
+    redeliverEvent: async () => ({ path: `/events/${await webhookEvent()}/redeliver` }),
+    getWebhookSigningSecret: async () => ({ path: "/webhooks/signing-secret" }),
+    rotateWebhookSigningSecret: async () => ({ path: "/webhooks/signing-secret/rotate" }),
     getScan: async () => {
       const r = await call(sandbox, "POST", "/scans", { token });
       return { path: `/scans/${String(fields(r).runId)}` };

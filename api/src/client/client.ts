@@ -1,6 +1,7 @@
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
 import type { AlertInput, BudgetAlert } from "../contract/budget-alert";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
+import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
 import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "../contract/cost";
 import { routeById, type BodyInputOf, type OperationId, type Operations, type ResponseOf, type Route } from "../contract/routes";
 import type { ReportInput, ScheduledReport } from "../contract/scheduled-report";
@@ -91,11 +92,15 @@ export class CloudCostClient {
     return (await this.invoke(routeById(operationId), input)) as ResponseOf<Id>;
   }
 
-  /** Every item of a paged list operation, following `nextCursor` until the last page. */
-  async *paginate<Id extends PagedOperationId>(operationId: Id, pageSize = 200): AsyncGenerator<ItemOf<Id>> {
+  /** Every item of a paged list operation, following `nextCursor` until the last page; `filter` adds the operation's other query parameters. */
+  async *paginate<Id extends PagedOperationId>(
+    operationId: Id,
+    pageSize = 200,
+    filter: Record<string, string | undefined> = {},
+  ): AsyncGenerator<ItemOf<Id>> {
     let cursor: string | undefined;
     do {
-      const page = (await this.invoke(routeById(operationId), { query: { limit: pageSize, cursor } })) as {
+      const page = (await this.invoke(routeById(operationId), { query: { ...filter, limit: pageSize, cursor } })) as {
         items: ItemOf<Id>[];
         nextCursor?: string | null;
       };
@@ -214,6 +219,31 @@ export class CloudCostClient {
   }
   deleteReport(reportId: string): Promise<undefined> {
     return this.call("deleteReport", { params: { reportId } });
+  }
+
+  // ---- Events ----
+  /** The organization's events, newest first; `type` keeps one kind. */
+  listEvents(options: { type?: EventType; pageSize?: number } = {}): AsyncGenerator<Event> {
+    return this.paginate("listEvents", options.pageSize, { type: options.type });
+  }
+  getEvent(eventId: string): Promise<Event> {
+    return this.call("getEvent", { params: { eventId } });
+  }
+  /** One delivery per e-mail recipient and per webhook URL, each with its attempts. */
+  async listDeliveries(eventId: string): Promise<Delivery[]> {
+    return (await this.call("listDeliveries", { params: { eventId } })).items;
+  }
+  /** Queues one more webhook attempt (same `webhook-id`); resolves with the webhook delivery. */
+  redeliverEvent(eventId: string): Promise<Delivery> {
+    return this.call("redeliverEvent", { params: { eventId } });
+  }
+  /** The organization's Standard Webhooks signing secret (`whsec_…`); needs the `write` scope. */
+  getWebhookSigningSecret(): Promise<SigningSecret> {
+    return this.call("getWebhookSigningSecret", {});
+  }
+  /** A new signing secret; for 24 h webhooks carry the previous signature too. */
+  rotateWebhookSigningSecret(): Promise<SigningSecret> {
+    return this.call("rotateWebhookSigningSecret", {});
   }
 
   // ---- Cost reads ----

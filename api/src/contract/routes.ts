@@ -3,6 +3,7 @@ import { AlertId, AlertInput, BudgetAlert, BudgetAlertPage } from "./budget-aler
 import { CloudGroup, CloudGroupPage, CreateGroup, GroupId, MemberList, ReplaceMembers, UpdateGroup } from "./cloud-group";
 import { PageQuery, Scope } from "./common";
 import { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "./cost";
+import { DeliveryList, Delivery, Event, EventId, EventPage, EventQuery, SigningSecret } from "./event";
 import { FindingId, Acknowledgement, FindingPage } from "./finding";
 import { GlobalFilter } from "./filter";
 import { RunId, ScanRun, ScanRunPage } from "./scan";
@@ -41,6 +42,8 @@ export interface Route {
    * these, and the conformance test (test/contract) proves each is reachable.
    */
   readonly errors?: readonly number[];
+  /** What a 409 of this route means (for the document), when `errors` has one. */
+  readonly conflict?: string;
 }
 
 const groupParams = z.object({ groupId: GroupId }).strict();
@@ -48,6 +51,7 @@ const alertParams = z.object({ alertId: AlertId }).strict();
 const reportParams = z.object({ reportId: ReportId }).strict();
 const runParams = z.object({ runId: RunId }).strict();
 const findingParams = z.object({ findingId: FindingId }).strict();
+const eventParams = z.object({ eventId: EventId }).strict();
 const memberParams = z.object({ groupId: GroupId, provider: z.enum(["aws", "azure"]), accountId: z.string().min(1).max(64) }).strict();
 
 function costRead<const Id extends string, const P extends string, R extends z.ZodType>(
@@ -371,6 +375,72 @@ export const operations = [
     params: runParams,
     status: 200,
     response: ScanRun,
+  },
+  {
+    operationId: "listEvents",
+    method: "GET",
+    path: "/events",
+    scope: "read",
+    tag: "Events",
+    summary: "List the organization's events, newest first (`type` filters)",
+    query: EventQuery,
+    status: 200,
+    response: EventPage,
+  },
+  {
+    operationId: "getEvent",
+    method: "GET",
+    path: "/events/{eventId}",
+    scope: "read",
+    tag: "Events",
+    summary: "Read one event: exactly the body its webhooks carry",
+    params: eventParams,
+    status: 200,
+    response: Event,
+  },
+  {
+    operationId: "listDeliveries",
+    method: "GET",
+    path: "/events/{eventId}/deliveries",
+    scope: "read",
+    tag: "Events",
+    summary: "The event's deliveries: one per e-mail recipient, one per webhook URL, each with every attempt",
+    params: eventParams,
+    status: 200,
+    response: DeliveryList,
+  },
+  {
+    operationId: "redeliverEvent",
+    method: "POST",
+    path: "/events/{eventId}/redeliver",
+    scope: "write",
+    tag: "Events",
+    summary: "Send the event's webhook once more, with the same `webhook-id`; answers the webhook delivery, its new attempt queued",
+    params: eventParams,
+    status: 202,
+    response: Delivery,
+    errors: [409],
+    conflict: "the event has no webhook to send (its alert has no `webhookUrl`, or it is a report event)",
+  },
+  {
+    operationId: "getWebhookSigningSecret",
+    method: "GET",
+    path: "/webhooks/signing-secret",
+    scope: "write",
+    tag: "Events",
+    summary: "The organization's webhook signing secret (Standard Webhooks `whsec_…`); needs `write`, as it is a secret",
+    status: 200,
+    response: SigningSecret,
+  },
+  {
+    operationId: "rotateWebhookSigningSecret",
+    method: "POST",
+    path: "/webhooks/signing-secret/rotate",
+    scope: "write",
+    tag: "Events",
+    summary: "Replace the signing secret; for 24 h webhooks carry two signatures, the new and the previous one",
+    status: 200,
+    response: SigningSecret,
   },
 ] as const satisfies readonly Route[];
 

@@ -99,7 +99,10 @@ export const ScheduledReport = z
   .object({
     ...asReturned(ReportInput.shape),
     id: ReportId,
-    nextRunAt: Timestamp.nullable().openapi({ description: "next delivery in UTC; null while the report is disabled" }),
+    nextRunAt: Timestamp.nullable().openapi({
+      description: "next delivery in UTC, on the organization's clock (sandbox clock controls move it); null while the report is disabled",
+    }),
+    lastRunAt: Timestamp.nullable().openapi({ description: "when the report was last delivered (UTC); null until its first run" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -1,6 +1,7 @@
 import { accountHandlers } from "./accounts";
 import { alertHandlers, reportHandlers } from "./alerts-and-reports";
 import { costHandlers } from "./costs";
+import { eventHandlers } from "./events";
 import { findingsHandlers } from "./findings";
 import { groupHandlers } from "./groups";
 import type { HandlerMap } from "./handler";
@@ -15,4 +16,5 @@ export const handlers: HandlerMap = {
   ...alertHandlers,
   ...reportHandlers,
   ...scanHandlers,
+  ...eventHandlers,
 };

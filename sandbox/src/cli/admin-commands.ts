@@ -1,31 +1,8 @@
-import { ALL_SCOPES, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, Provider } from "@cloudcost/api";
+import { ALL_SCOPES, Provider } from "@cloudcost/api";
 import { connectAccount } from "../service/connect-account";
-import type { SandboxContext } from "../service/context";
-import { DEFAULT_SCAN_STEP_MS } from "../index";
-import { openContext } from "../service/open-context";
-import { accountId, choice, dataDir, dataPath, integer, label, orgName, required, scopes, type Output, type Values } from "./arguments";
-import { dataFolderError } from "./startup-errors";
+import { accountId, choice, integer, label, orgName, required, scopes, type Output, type Values } from "./arguments";
+import { withContext } from "./with-context";
 import { UsageError } from "../errors";
-
-function withContext<T>(values: Values, work: (ctx: SandboxContext) => T): T {
-  // The admin commands only write rows; origin and lifetimes matter to `serve` alone.
-  let ctx: SandboxContext;
-  try {
-    ctx = openContext({
-      dataDir: dataDir(values),
-      origin: "",
-      accessTokenTtlSeconds: DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
-      scanStepMs: DEFAULT_SCAN_STEP_MS,
-    });
-  } catch (error) {
-    throw dataFolderError(error, dataPath(values));
-  }
-  try {
-    return work(ctx);
-  } finally {
-    ctx.db.close();
-  }
-}
 
 const json = (out: Output, value: unknown) => out(JSON.stringify(value));
 

@@ -1,10 +1,14 @@
+import { EventType } from "@cloudcost/api";
 import { Command, Option } from "commander";
 import { accountAdd, clientCreate, clientDelete, orgCreate, tokenCreate, tokenRevoke } from "./admin-commands";
 import { toValues, type Output, type Values } from "./arguments";
+import { clockChange, clockShow, eventsList, outboxList, spendAdd } from "./event-commands";
 import { serve } from "./serve";
 
 const DATA_HELP = "the data folder (default: $CLOUDCOST_SANDBOX_DATA or .sandbox/)";
 const SCOPES_HELP = "comma-separated scopes: read, write, run";
+const ORG_HELP = "the organization";
+const LIMIT_HELP = "list at most this many, newest first (default 100)";
 
 /** Adds the options every command takes and turns commander's camelCase options into `--kebab` names. */
 function leaf(command: Command, run: (values: Values, args: string[]) => void | Promise<void>): Command {
@@ -40,7 +44,11 @@ export function buildProgram(out: Output): Command {
       .option("--faults <rate>", "inject faults into this fraction of API requests (0 to 1)")
       .option("--fault-seed <n>", "seed of the fault sequence (needs --faults)")
       .option("--fault-kinds <kinds>", "comma-separated: 429, 503, reset, latency, reset-after (needs --faults)")
-      .option("--fault-latency-ms <ms>", "delay of the latency fault (needs --faults)"),
+      .option("--fault-latency-ms <ms>", "delay of the latency fault (needs --faults)")
+      .option("--evaluate-every-ms <ms>", "how often alerts and report schedules are evaluated (default 60000)")
+      .option("--webhook-backoff-ms <ms>", "delay before the first webhook retry; it doubles each time (default 5000)")
+      .option("--webhook-timeout-ms <ms>", "bound on one webhook attempt (default 10000)")
+      .option("--smtp-url <url>", "also relay captured e-mail to this SMTP server (smtp://host:port)"),
     (values) => serve(values, out),
   );
 
@@ -107,6 +115,69 @@ export function buildProgram(out: Output): Command {
       .argument("<token>", "the token itself")
       .requiredOption("--org <name>", "the organization"),
     (values, [secret]) => tokenRevoke(values, secret!, out),
+  );
+  const clock = program.command("clock").description("Show or move an organization's clock (sandbox controls)");
+  leaf(
+    clock
+      .command("show")
+      .description("Print the organization's time and whether it is set")
+      .requiredOption("--org <name>", ORG_HELP)
+      .option("--json", "print JSON"),
+    (values) => clockShow(values, out),
+  );
+  leaf(
+    clock
+      .command("set")
+      .description("Set the organization's clock (forward only); alerts and reports due up to then run before it returns")
+      .argument("<time>", "an ISO 8601 date-time with a time zone, e.g. 2026-12-01T00:00:00Z")
+      .requiredOption("--org <name>", ORG_HELP)
+      .option("--json", "print JSON"),
+    (values, [time]) => clockChange(values, "set", time!, out),
+  );
+  leaf(
+    clock
+      .command("advance")
+      .description("Move the organization's clock forward; alerts and reports due up to then run before it returns")
+      .argument("<duration>", "a positive ISO 8601 duration, e.g. P8D, PT1H, P1M")
+      .requiredOption("--org <name>", ORG_HELP)
+      .option("--json", "print JSON"),
+    (values, [duration]) => clockChange(values, "advance", duration!, out),
+  );
+
+  const spend = program.command("spend").description("Inject spend (sandbox controls)");
+  leaf(
+    spend
+      .command("add")
+      .description("Add spend on the organization's current day; alerts see it at once")
+      .requiredOption("--org <name>", ORG_HELP)
+      .requiredOption("--account <id>", "a connected account: AWS 12 digits, Azure a subscription GUID")
+      .requiredOption("--service <name>", "the service the spend is booked on, e.g. AmazonEC2 (1 to 100 characters)")
+      .requiredOption("--amount <amount>", "in the organization's currency, greater than 0, at most two decimal places")
+      .option("--json", "print JSON"),
+    (values) => spendAdd(values, out),
+  );
+
+  const outbox = program.command("outbox").description("Captured e-mail (sandbox controls)");
+  leaf(
+    outbox
+      .command("list")
+      .description("List captured messages, newest first")
+      .requiredOption("--org <name>", ORG_HELP)
+      .option("--limit <n>", LIMIT_HELP)
+      .option("--json", "print JSON"),
+    (values) => outboxList(values, out),
+  );
+
+  const events = program.command("events").description("Events: alerts that fired, reports that were delivered");
+  leaf(
+    events
+      .command("list")
+      .description("List the organization's events, newest first")
+      .requiredOption("--org <name>", ORG_HELP)
+      .addOption(new Option("--type <type>", "only events of this type").choices(EventType.options))
+      .option("--limit <n>", LIMIT_HELP)
+      .option("--json", "print JSON"),
+    (values) => eventsList(values, out),
   );
   return program;
 }

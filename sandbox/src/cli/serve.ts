@@ -7,6 +7,8 @@ import { DEMO_USER } from "../identity/bootstrap";
 import { dataDir, dataPath, fraction, integer, list, string, type Output, type Values } from "./arguments";
 import { dataFolderError, listenError } from "./startup-errors";
 import { UsageError } from "../errors";
+import { DEFAULT_EVALUATE_EVERY_MS, DEFAULT_WEBHOOK_BACKOFF_MS, DEFAULT_WEBHOOK_TIMEOUT_MS } from "../events/event-engine";
+import type { EngineOptions } from "../service/context";
 
 /** Without `--fault-kinds`, every kind but `reset-after` (which lets the change commit). */
 const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ["429", "503", "reset", "latency"];
@@ -35,6 +37,30 @@ function publicUrl(values: Values): string | undefined {
     throw new UsageError(`--public-url: ${error instanceof Error ? error.message : String(error)}`);
   }
   return text;
+}
+
+/** `--smtp-url`: an smtp:// or smtps:// URL (nodemailer's connection URL). */
+function smtpUrl(values: Values): string | undefined {
+  const text = string(values, "smtp-url");
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname)
+    throw new UsageError(`--smtp-url must be an smtp:// or smtps:// URL such as smtp://127.0.0.1:1025, not ${JSON.stringify(text)}`);
+  return text;
+}
+
+function engineOptions(values: Values): EngineOptions {
+  return {
+    evaluateEveryMs: integer(values, "evaluate-every-ms", DEFAULT_EVALUATE_EVERY_MS, 100, 86_400_000),
+    webhookBackoffMs: integer(values, "webhook-backoff-ms", DEFAULT_WEBHOOK_BACKOFF_MS, 1, 3_600_000),
+    webhookTimeoutMs: integer(values, "webhook-timeout-ms", DEFAULT_WEBHOOK_TIMEOUT_MS, 100, 120_000),
+    smtpUrl: smtpUrl(values),
+  };
 }
 
 /** What a new user needs after `serve` starts: where everything is and how to sign in. */
@@ -67,6 +93,7 @@ export async function serve(values: Values, out: Output): Promise<void> {
       authorizationCodeTtlSeconds: integer(values, "code-ttl", DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS, 1, 600),
       retentionSeconds: integer(values, "retention", DEFAULT_RETENTION_SECONDS, 1),
       faults: faultOptions(values),
+      events: engineOptions(values),
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;

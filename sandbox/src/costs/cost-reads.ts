@@ -15,6 +15,8 @@ import type { Organizations } from "../store/organizations";
 import type { Accounts } from "../store/accounts";
 import { invalidRequest } from "../errors";
 import type { Groups } from "../store/groups";
+import type { Clocks } from "../store/clocks";
+import type { InjectedLine, InjectedSpend } from "../store/injected-spend";
 import { addDays, datesBetween, dayNumber, todayUtc } from "./calendar";
 import { actualCents, costLines, deviationCents, expectedCents, type CostLine } from "./dataset";
 
@@ -26,17 +28,27 @@ const Z80 = 1.2816;
 const money = (cents: number): number => Math.round(cents) / 100;
 
 interface Scope {
+  orgId: string;
   orgKey: string;
   currency: string;
   groupId: string | null;
   lines: CostLine[];
+  /** The accounts in scope, `provider:accountId` (injected spend counts for these). */
+  accounts: ReadonlySet<string>;
+  /** Today on the organization's clock (sandbox controls): cost is billed up to the day before. */
+  today: string;
 }
 
-/** One day of a window: billed (up to yesterday) or forecast (today onwards), in cents per provider. */
+/**
+ * One day of a window: billed (up to yesterday) or forecast (today onwards), in cents per provider.
+ * Spend injected through the sandbox controls counts as billed at once, on the day it was injected.
+ */
 interface DayTally {
   date: string;
   kind: "actual" | "forecast";
   byProvider: Record<Provider, number>;
+  /** The billed part of `byProvider`: all of it on an actual day, the injected spend on a forecast day. */
+  billed: Record<Provider, number>;
   /** Variance of a forecast day (cents²); 0 for billed days. */
   variance: number;
 }
@@ -51,6 +63,7 @@ export interface PeriodSpend {
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 const dayTotal = (d: DayTally): number => d.byProvider.aws + d.byProvider.azure;
+const billedTotal = (d: DayTally): number => d.billed.aws + d.billed.azure;
 
 /**
  * The cost reads over the deterministic synthetic dataset. A Cloud Group's cost is the cost of its
@@ -61,30 +74,33 @@ export class Costs {
     private readonly orgs: Organizations,
     private readonly accounts: Accounts,
     private readonly groups: Groups,
+    private readonly clocks: Clocks,
+    private readonly injected: InjectedSpend,
   ) {}
 
   summary(orgId: string, q: CostQuery): CostSummary {
     const scope = this.scope(orgId, q.groupId ?? null);
     const days = this.tally(scope, q.from, q.to);
-    const actual = days.filter((d) => d.kind === "actual");
     return {
       ...this.window(scope, q),
-      total: money(sum(actual.map(dayTotal))),
-      byProvider: PROVIDERS.map((provider) => ({ provider, amount: money(sum(actual.map((d) => d.byProvider[provider]))) })),
+      total: money(sum(days.map(billedTotal))),
+      byProvider: PROVIDERS.map((provider) => ({ provider, amount: money(sum(days.map((d) => d.billed[provider]))) })),
       forecast: forecastTotals(days),
     };
   }
 
   byService(orgId: string, q: CostQuery): CostByService {
     const scope = this.scope(orgId, q.groupId ?? null);
-    const billed = datesBetween(q.from, q.to).filter((d) => d < todayUtc());
+    const billed = datesBetween(q.from, q.to).filter((d) => d < scope.today);
     const totals = new Map<string, { service: string; provider: Provider; cents: number }>();
-    for (const line of scope.lines) {
-      const key = `${line.provider}:${line.service}`;
-      const entry = totals.get(key) ?? { service: line.service, provider: line.provider, cents: 0 };
-      entry.cents += sum(billed.map((date) => actualCents(scope.orgKey, line, date)));
+    const add = (provider: Provider, service: string, cents: number) => {
+      const key = `${provider}:${service}`;
+      const entry = totals.get(key) ?? { service, provider, cents: 0 };
+      entry.cents += cents;
       totals.set(key, entry);
-    }
+    };
+    for (const line of scope.lines) add(line.provider, line.service, sum(billed.map((date) => actualCents(scope.orgKey, line, date))));
+    for (const line of this.injectedLines(scope, q.from, q.to)) add(line.provider, line.service, line.cents);
     const items = [...totals.values()].sort((a, b) => b.cents - a.cents || a.service.localeCompare(b.service));
     return {
       ...this.window(scope, q),
@@ -151,20 +167,40 @@ export class Costs {
     };
   }
 
-  /** Spend of an alert's scope in the current calendar period (UTC): billed so far, and forecast for the whole period. */
-  periodSpend(orgId: string, groupId: string | null, period: BudgetPeriod): PeriodSpend {
-    const scope = this.scope(orgId, groupId);
-    const { from, to } = periodContaining(period, new Date());
+  /**
+   * Spend of an alert's scope in the current calendar period (UTC) of the organization's clock: billed so
+   * far, and forecast for the whole period. `at` looks at another moment: the period containing
+   * `at.periodDate`, billed up to the day before `at.today` (the evaluator reads a period that just ended
+   * with `today` = the first day after it).
+   */
+  periodSpend(orgId: string, groupId: string | null, period: BudgetPeriod, at?: { periodDate: Date; today: string }): PeriodSpend {
+    const scope = this.scope(orgId, groupId, at?.today);
+    const { from, to } = periodContaining(period, at?.periodDate ?? this.clocks.now(orgId));
     const totals = forecastTotals(this.tally(scope, from, to));
     return { currentSpend: totals.actual, forecastedSpend: totals.total, spendCurrency: scope.currency, periodStart: from, periodEnd: to };
   }
 
   /** The cost lines of the whole organization or of one of its groups (404 for an unknown group). */
-  private scope(orgId: string, groupId: string | null): Scope {
+  private scope(orgId: string, groupId: string | null, today?: string): Scope {
     const org = this.orgs.byId(orgId);
     if (!org) throw new Error(`organization ${orgId} vanished`);
     const members: readonly Member[] = groupId === null ? this.accounts.list(orgId) : this.groups.require(orgId, groupId).members;
-    return { orgKey: org.name, currency: org.currency, groupId, lines: costLines(org.name, members) };
+    return {
+      orgId,
+      orgKey: org.name,
+      currency: org.currency,
+      groupId,
+      lines: costLines(org.name, members),
+      accounts: new Set(members.map((m) => `${m.provider}:${m.accountId}`)),
+      today: today ?? todayUtc(this.clocks.now(orgId)),
+    };
+  }
+
+  /** Injected spend of the scope's accounts from `from` to `to`, up to today (it never lies in the future). */
+  private injectedLines(scope: Scope, from: string, to: string): InjectedLine[] {
+    const last = to < scope.today ? to : scope.today;
+    if (last < from) return [];
+    return this.injected.between(scope.orgId, from, last).filter((l) => scope.accounts.has(`${l.provider}:${l.accountId}`));
   }
 
   private window(scope: Scope, q: CostQuery) {
@@ -172,16 +208,24 @@ export class Costs {
   }
 
   private tally(scope: Scope, from: string, to: string): DayTally[] {
-    const today = todayUtc();
+    const injected = new Map<string, Record<Provider, number>>();
+    for (const line of this.injectedLines(scope, from, to)) {
+      const day = injected.get(line.day) ?? { aws: 0, azure: 0 };
+      day[line.provider] += line.cents;
+      injected.set(line.day, day);
+    }
     return datesBetween(from, to).map((date) => {
       const byProvider: Record<Provider, number> = { aws: 0, azure: 0 };
-      const kind = date < today ? "actual" : "forecast";
+      const kind = date < scope.today ? "actual" : "forecast";
       let variance = 0;
       for (const line of scope.lines) {
         byProvider[line.provider] += kind === "actual" ? actualCents(scope.orgKey, line, date) : Math.round(expectedCents(line, date));
         if (kind === "forecast") variance += deviationCents(line, date) ** 2;
       }
-      return { date, kind, byProvider, variance };
+      const extra = injected.get(date) ?? { aws: 0, azure: 0 };
+      for (const p of PROVIDERS) byProvider[p] += extra[p];
+      const billed = kind === "actual" ? { ...byProvider } : extra;
+      return { date, kind, byProvider, billed, variance };
     });
   }
 }
@@ -201,10 +245,10 @@ function previousWindow(q: CostQuery): { from: string; to: string } {
 }
 
 function forecastTotals(days: readonly DayTally[]): ForecastTotals {
-  const actual = sum(days.filter((d) => d.kind === "actual").map(dayTotal));
-  const projected = sum(days.filter((d) => d.kind === "forecast").map(dayTotal));
+  const actual = sum(days.map(billedTotal));
+  const total = sum(days.map(dayTotal));
+  const projected = total - actual;
   const spread = Z80 * Math.sqrt(sum(days.map((d) => d.variance)));
-  const total = actual + projected;
   return {
     actual: money(actual),
     projected: money(projected),

@@ -2,11 +2,15 @@ import { routes } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../errors";
 import { sendProblem } from "./problem";
+import { CONTROL_ROUTES } from "../events/controls-contract";
 
-/** Paths of the route table (plus the OpenAPI document) as patterns, to tell 405 from 404. */
-const PATTERNS = [...routes.map((r) => ({ method: r.method, path: r.path })), { method: "GET", path: "/openapi.json" }].map((r) => ({
+/** Paths of the route table (plus the OpenAPI document) and of the sandbox controls as patterns, to tell 405 from 404. */
+const PATTERNS = [
+  ...[...routes, { method: "GET", path: "/openapi.json" }].map((r) => ({ method: r.method, path: `/api/v1${r.path}` })),
+  ...CONTROL_ROUTES.map((r) => ({ method: r.method, path: `/sandbox/v1${r.path}` })),
+].map((r) => ({
   method: r.method,
-  regex: new RegExp(`^/api/v1${r.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+  regex: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
 }));
 
 /** Methods the API serves at `path` (HEAD wherever GET is). */

@@ -14,6 +14,8 @@ import { newId } from "../store/ids";
 import { registerOAuth } from "../oauth";
 import { registerPortal } from "../portal";
 import { ServiceError } from "../errors";
+import { registerSandboxControls, type ControlsEngine } from "../events/controls-routes";
+import { evaluateOrganization } from "../events/event-engine";
 
 /** Request bodies over 1 MiB are refused with 413 (documented limit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -26,6 +28,8 @@ export interface ServerOptions {
   /** The window the limit counts over; default one minute (a shorter one lets benchmarks see several windows). */
   rateLimitWindowMs?: number;
   faults?: FaultOptions;
+  /** The events engine the sandbox controls evaluate with; without one, they evaluate directly in the request. */
+  engine?: ControlsEngine;
 }
 
 const OPENAPI_PATH = "/openapi.json";
@@ -43,6 +47,16 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
     },
     { prefix: "/api/v1" },
   );
+}
+
+/** Evaluation without an engine (an embedded server): in the request, one call at a time is the caller's business. */
+function directEvaluation(ctx: SandboxContext): ControlsEngine {
+  const evaluate = (orgId: string, from?: Date) => evaluateOrganization(ctx, orgId, from);
+  return {
+    evaluate,
+    evaluateSoon: (orgId) =>
+      void evaluate(orgId).catch((error: unknown) => console.error(`warning: event evaluation failed: ${String(error)}`)),
+  };
 }
 
 const LOOPBACK_SET: ReadonlySet<string> = new Set(LOOPBACK_HOSTNAMES);
@@ -90,6 +104,7 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
   });
   registerNotFound(app);
   await registerApi(app, ctx, options);
+  await registerSandboxControls(app, ctx, options.engine ?? directEvaluation(ctx), options.rateLimitPerMinute);
   await registerOAuth(app, ctx);
   await registerPortal(app, ctx);
   app.get("/", (_request, reply) => reply.redirect("/portal"));

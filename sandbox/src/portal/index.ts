@@ -3,9 +3,11 @@ import type { SandboxContext } from "../service/context";
 import { identityStores } from "../identity/identity-stores";
 import { registerAlertsPage } from "./alerts-page";
 import { registerApiAccessPage } from "./api-access-page";
+import { registerEventsPage } from "./events-page";
 import { registerGroupsPage } from "./groups-page";
 import { html } from "./html";
 import { sendPage } from "./layout";
+import { registerOutboxPage } from "./outbox-page";
 import { registerReportsPage } from "./reports-page";
 import { registerSignIn } from "./sign-in";
 import { registerWebPlugins } from "./web-plugins";
@@ -37,5 +39,7 @@ export async function registerPortal(app: FastifyInstance, ctx: SandboxContext):
     registerAlertsPage(scope, ctx, stores);
     registerReportsPage(scope, ctx, stores);
     registerApiAccessPage(scope, ctx, stores);
+    registerEventsPage(scope, ctx, stores);
+    registerOutboxPage(scope, ctx, stores);
   });
 }

@@ -35,6 +35,8 @@ const PAGES = [
   ["/portal/groups", "Cloud Groups"],
   ["/portal/alerts", "Budget alerts"],
   ["/portal/reports", "Scheduled reports"],
+  ["/portal/events", "Events"],
+  ["/portal/outbox", "Outbox"],
   ["/portal/api-access", "API Access"],
 ] as const;
 

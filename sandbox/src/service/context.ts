@@ -9,6 +9,13 @@ import type { Groups } from "../store/groups";
 import type { IdempotencyKeys } from "../store/idempotency-keys";
 import type { Reports } from "../store/reports";
 import type { Scans } from "../store/scans";
+import type { Clocks } from "../store/clocks";
+import type { InjectedSpend } from "../store/injected-spend";
+import type { Events } from "../store/events";
+import type { Deliveries } from "../store/deliveries";
+import type { Outbox } from "../store/outbox";
+import type { SigningSecrets } from "../store/signing-secrets";
+import type { ReportRuns } from "../store/report-runs";
 
 export interface SandboxConfig {
   dataDir: string;
@@ -24,6 +31,20 @@ export interface SandboxConfig {
   retentionSeconds?: number;
   /** Host names requests may carry in `Host` (DNS-rebinding defence); the loopback names when unset. */
   allowedHosts?: ReadonlySet<string>;
+  /** Events engine (`serve --evaluate-every-ms`, `--webhook-backoff-ms`, `--webhook-timeout-ms`, `--smtp-url`); defaults in events/engine-options.ts. */
+  events?: Partial<EngineOptions>;
+}
+
+/** How the events engine runs (issue 15). */
+export interface EngineOptions {
+  /** Period of the evaluation timer. */
+  evaluateEveryMs: number;
+  /** Delay before the first webhook retry; it doubles after each failed attempt. */
+  webhookBackoffMs: number;
+  /** Bound on one webhook attempt (connect, send, status line). */
+  webhookTimeoutMs: number;
+  /** `smtp://host:port`: captured messages are relayed there as well. */
+  smtpUrl?: string;
 }
 
 /** Everything a route needs, built once per server (and by the CLI on the same data folder). */
@@ -45,4 +66,14 @@ export interface SandboxContext {
   /** Cost reads over the synthetic dataset. */
   costs: Costs;
   idempotencyKeys: IdempotencyKeys;
+  /** Per-organization clocks (sandbox controls): real time until set. */
+  clocks: Clocks;
+  /** Spend added through the sandbox controls. */
+  injectedSpend: InjectedSpend;
+  events: Events;
+  deliveries: Deliveries;
+  /** Captured e-mail. */
+  outbox: Outbox;
+  signingSecrets: SigningSecrets;
+  reportRuns: ReportRuns;
 }

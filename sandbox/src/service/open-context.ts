@@ -11,6 +11,13 @@ import { Groups } from "../store/groups";
 import { IdempotencyKeys } from "../store/idempotency-keys";
 import { reportStore } from "../store/reports";
 import { Scans } from "../store/scans";
+import { Clocks } from "../store/clocks";
+import { InjectedSpend } from "../store/injected-spend";
+import { Events } from "../store/events";
+import { Deliveries } from "../store/deliveries";
+import { Outbox } from "../store/outbox";
+import { SigningSecrets } from "../store/signing-secrets";
+import { ReportRuns } from "../store/report-runs";
 
 /** Opens the data folder and wires every store; a fresh folder is bootstrapped with the `demo` organization. */
 export function openContext(config: SandboxConfig): SandboxContext {
@@ -18,7 +25,10 @@ export function openContext(config: SandboxConfig): SandboxContext {
   const orgs = new Organizations(db);
   const accounts = new Accounts(db);
   const groups = new Groups(db, accounts);
-  const costs = new Costs(orgs, accounts, groups);
+  const clocks = new Clocks(db);
+  const injectedSpend = new InjectedSpend(db);
+  const reportRuns = new ReportRuns(db);
+  const costs = new Costs(orgs, accounts, groups, clocks, injectedSpend);
   const findings = new Findings(db, orgs);
   const ctx: SandboxContext = {
     db,
@@ -28,11 +38,18 @@ export function openContext(config: SandboxConfig): SandboxContext {
     accounts,
     groups,
     alerts: alertStore(db, groups, costs),
-    reports: reportStore(db, groups),
+    reports: reportStore(db, groups, clocks, reportRuns),
     findings,
     scans: new Scans(db, accounts, findings, config.scanStepMs),
     costs,
     idempotencyKeys: new IdempotencyKeys(db),
+    clocks,
+    injectedSpend,
+    events: new Events(db),
+    deliveries: new Deliveries(db),
+    outbox: new Outbox(db),
+    signingSecrets: new SigningSecrets(db),
+    reportRuns,
   };
   bootstrapDataFolder(ctx);
   return ctx;

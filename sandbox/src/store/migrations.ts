@@ -187,6 +187,87 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 );
 CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys (created_at);`;
 
+/** Tables of store/clocks and store/injected-spend (sandbox controls, issue 15). */
+const CLOCK_AND_SPEND_SCHEMA = `
+CREATE TABLE IF NOT EXISTS org_clocks (
+  org_id TEXT PRIMARY KEY REFERENCES orgs(id),
+  now_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS injected_spend (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  provider TEXT NOT NULL CHECK (provider IN ('aws', 'azure')),
+  account_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  day TEXT NOT NULL,
+  cents INTEGER NOT NULL CHECK (cents > 0),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS injected_spend_org_day ON injected_spend (org_id, day);`;
+
+/**
+ * Tables of store/events, store/deliveries, store/outbox, store/signing-secrets and store/report-runs.
+ * `dedupe_key` is UNIQUE: an event is inserted with INSERT OR IGNORE under the key of what caused it
+ * (alert, period, threshold; report, run time), so a second evaluation — more spend, a restart, another
+ * `serve` on the same folder — cannot make a second event, and only the inserting transaction
+ * creates deliveries and messages.
+ */
+const EVENT_SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  type TEXT NOT NULL,
+  dedupe_key TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_org ON events (org_id, seq);
+CREATE INDEX IF NOT EXISTS events_org_type ON events (org_id, type, seq);
+CREATE TABLE IF NOT EXISTS deliveries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  channel TEXT NOT NULL CHECK (channel IN ('email', 'webhook')),
+  target TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+  attempts TEXT NOT NULL DEFAULT '[]',
+  max_attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER,
+  claimed_until INTEGER,
+  UNIQUE (event_id, channel, target)
+);
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE TABLE IF NOT EXISTS outbox (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  org_id TEXT NOT NULL REFERENCES orgs(id),
+  event_id TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  text TEXT NOT NULL,
+  attachments TEXT NOT NULL DEFAULT '[]',
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outbox_org ON outbox (org_id, seq);
+CREATE TABLE IF NOT EXISTS outbox_attachments (
+  message_id TEXT NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+  n INTEGER NOT NULL,
+  bytes BLOB NOT NULL,
+  PRIMARY KEY (message_id, n)
+);
+CREATE TABLE IF NOT EXISTS signing_secrets (
+  org_id TEXT PRIMARY KEY REFERENCES orgs(id),
+  secret TEXT NOT NULL,
+  previous TEXT,
+  previous_until INTEGER
+);
+CREATE TABLE IF NOT EXISTS report_runs (
+  report_id TEXT PRIMARY KEY REFERENCES scheduled_reports(id) ON DELETE CASCADE,
+  anchor_ms INTEGER NOT NULL,
+  last_run_at TEXT
+);`;
+
 /** Tables of bootstrap. */
 const META_SCHEMA = `
 CREATE TABLE IF NOT EXISTS sandbox_meta (
@@ -211,5 +292,7 @@ export const MIGRATIONS: readonly string[] = [
   FINDING_SCHEMA,
   SCAN_SCHEMA,
   IDEMPOTENCY_SCHEMA,
+  CLOCK_AND_SPEND_SCHEMA,
+  EVENT_SCHEMA,
   META_SCHEMA,
 ];

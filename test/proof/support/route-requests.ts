@@ -73,6 +73,23 @@ export const fixtures = {
     await post(org, `/groups/${group.id}/members`, member);
     return { group, member };
   },
+  /** An event with a webhook: an alert with a one-cent budget, then a clock step (which evaluates before it answers). */
+  event: async (org: OrgApi): Promise<string> => {
+    const alert = await post<BudgetAlert>(org, "/alerts", alertInput(org, { amount: 0.01, webhookUrl: "http://127.0.0.1:9/hook" }));
+    const step = await send(
+      `${new URL(org.baseUrl).origin}/sandbox/v1`,
+      { method: "POST", path: "/clock", body: { advance: "PT1S" } },
+      { token: org.token },
+    );
+    if (step.status !== 200) throw new Error(`fixture clock step answered ${step.status}: ${step.text}`);
+    const events = await get<{ items: { id: string; data: { alertId?: string } }[] }>(
+      org,
+      "/events?type=budget_alert.threshold_crossed&limit=200",
+    );
+    const event = events.items.find((e) => e.data.alertId === alert.id);
+    if (!event) throw new Error(`no event for the fixture alert ${alert.id}`);
+    return event.id;
+  },
   finding: async (org: OrgApi, kind: "insights" | "waste" | "recommendations"): Promise<Finding> => {
     const list = await get<{ items: Finding[] }>(org, `/${kind}`);
     const f = list.items[0];
@@ -148,6 +165,12 @@ export const validRequests: Record<string, Builder> = {
   startScan: async () => ({ method: "POST", path: "/scans" }),
   listScans: list("/scans"),
   getScan: async (org) => ({ method: "GET", path: `/scans/${(await fixtures.scan(org)).runId}` }),
+  listEvents: list("/events"),
+  getEvent: async (org) => ({ method: "GET", path: `/events/${await fixtures.event(org)}` }),
+  listDeliveries: async (org) => ({ method: "GET", path: `/events/${await fixtures.event(org)}/deliveries` }),
+  redeliverEvent: async (org) => ({ method: "POST", path: `/events/${await fixtures.event(org)}/redeliver` }),
+  getWebhookSigningSecret: list("/webhooks/signing-secret"),
+  rotateWebhookSigningSecret: async () => ({ method: "POST", path: "/webhooks/signing-secret/rotate" }),
 };
 
 export function requestBuilder(route: Route): Builder {

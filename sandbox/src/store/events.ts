@@ -1,0 +1,68 @@
+import { Event, type EventQuery, type Page } from "@cloudcost/api";
+import type { Db } from "./connection";
+import { notFound } from "../errors";
+import { cursorPosition, toPage } from "./paging";
+import { sql } from "./statements";
+
+interface Row {
+  seq: number;
+  id: string;
+  body: string;
+}
+
+/** What caused an event, once: the alert, period and threshold, or the report and its run time. */
+export type DedupeKey = string;
+
+/** The events of every organization, newest first. The stored body is the exact JSON `GET /events/{id}` and every webhook send. */
+export class Events {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Records `event` unless an event with the same `dedupeKey` exists (UNIQUE + INSERT OR IGNORE, so two
+   * processes or a restart cannot record it twice). True when this call recorded it.
+   */
+  insertOnce(orgId: string, dedupeKey: DedupeKey, event: Event): boolean {
+    // Stored as the contract's schema outputs it (its key order), so the webhook body and every later
+    // `GET /events/{id}` (which parses and serializes again) are the same bytes.
+    const body = JSON.stringify(Event.parse(event));
+    const result = sql(
+      this.db,
+      "INSERT OR IGNORE INTO events (id, org_id, type, dedupe_key, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(event.id, orgId, event.type, dedupeKey, body, event.createdAt);
+    return result.changes === 1;
+  }
+
+  page(orgId: string, q: EventQuery): Page<Event> {
+    // The cursor is bound to the filter too: a cursor of the unfiltered list is not one of a filtered list.
+    const scope = { db: this.db, list: q.type === undefined ? "events" : `events:${q.type}`, orgId };
+    const position = cursorPosition(scope, q, true);
+    const rows = (
+      q.type === undefined
+        ? sql(this.db, "SELECT seq, id, body FROM events WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
+            orgId,
+            position,
+            q.limit + 1,
+          )
+        : sql(this.db, "SELECT seq, id, body FROM events WHERE org_id = ? AND type = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
+            orgId,
+            q.type,
+            position,
+            q.limit + 1,
+          )
+    ) as Row[];
+    return toPage(scope, rows, q.limit, parse);
+  }
+
+  /** The event's JSON exactly as stored (the webhook body); 404 for another organization's event. */
+  body(orgId: string, eventId: string): string {
+    const row = sql(this.db, "SELECT seq, id, body FROM events WHERE id = ? AND org_id = ?").get(eventId, orgId) as Row | undefined;
+    if (!row) throw notFound(`No event ${eventId} in this organization.`);
+    return row.body;
+  }
+
+  require(orgId: string, eventId: string): Event {
+    return Event.parse(JSON.parse(this.body(orgId, eventId)));
+  }
+}
+
+const parse = (row: Row): Event => Event.parse(JSON.parse(row.body));
