@@ -303,7 +303,8 @@ afterAll(async () => {
         [
           join(dir, "node_modules", "typescript", "bin", "tsc"),
           ...["--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--module", "node16", "--target", "es2022", "--types", "node"],
-          "index.ts",
+          // Every TypeScript file of the example (the program, and e.g. alert-fires' receiver).
+          ...readdirSync(dir).filter((f) => f.endsWith(".ts")),
         ],
         dir,
         120_000,
