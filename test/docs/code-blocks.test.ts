@@ -9,7 +9,7 @@ import { allCodeBlocks, codeBlocksOf, typeCheck } from "./markdown-code-blocks";
 
 const REPO = resolve(__dirname, "..", "..");
 /** Inside the repository (ignored by git), so the blocks resolve the workspace packages from node_modules. */
-const WORK = join(REPO, ".cache", "doc-blocks", String(process.pid));
+const WORK = join(REPO, ".cache", `doc-blocks-${process.pid}`);
 /** Fragments are the exception: each needs a reason, and there may be only a few. */
 const MAX_FRAGMENTS = 3;
 
