@@ -101,6 +101,11 @@ export interface ProviderHost {
 export interface HostOptions {
   /** Working folder of the host (module resolution of the runtime happens here); default the repo root. */
   cwd?: string;
+  /**
+   * Run the host of the `@pulumi/pulumi` installed in this folder (a project installed from a registry)
+   * instead of the workspace's.
+   */
+  hostFrom?: string;
   env?: Record<string, string>;
 }
 
@@ -144,7 +149,8 @@ function change<R extends provproto.DiffRequest | provproto.UpdateRequest>(
 
 /** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` and connects once it prints its port. */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
-  const child = spawn(process.execPath, [HOST_ENTRY, "127.0.0.1:1"], {
+  const entry = opts.hostFrom ? require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [opts.hostFrom] }) : HOST_ENTRY;
+  const child = spawn(process.execPath, [entry, "127.0.0.1:1"], {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "cloudcost-test", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -241,9 +247,10 @@ export async function startConfiguredHost(apiUrl: string, apiToken: string, opts
 
 /**
  * Runs a plain Node program in `cwd` that registers one resource of each kind from `@cloudcost/pulumi`
- * under `setMocks`, and returns the `__provider` text each registration carried.
+ * under `setMocks`, and returns the `__provider` text each registration carried (also for a project
+ * installed from a registry: everything resolves from `cwd`).
  */
-async function registeredProviderTexts(cwd: string): Promise<Record<ResourceKind, string>> {
+export async function registeredProviderTexts(cwd: string): Promise<Record<ResourceKind, string>> {
   const { execFile } = await import("node:child_process");
   const script = `
     const pulumi = require("@pulumi/pulumi");

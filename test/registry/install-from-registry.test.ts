@@ -1,0 +1,315 @@
+/**
+ * Issue 20 item 1: the packages install the way users will install them. A real registry (Verdaccio on
+ * 127.0.0.1, third-party packages proxied from the registry npm uses) receives `npm publish` of every
+ * public workspace; then, in empty folders outside the repository, each package is installed ALONE from
+ * that registry and used, and each example is copied out, installed from it and type-checked.
+ *
+ * Nothing here links back into the workspace: every folder resolves `@cloudcost/*` from what was published.
+ * The harness pieces it uses (Verdaccio, the gRPC side of the engine stand-in, `declareResources`) are
+ * the engine and the registry, not the packages under test; the processes under test — the sandbox CLI,
+ * the client, the dynamic-provider host, the policy-pack process — all run from the installed folders.
+ *
+ * It takes about two minutes on two cores, so `npm test` skips it: CI runs it as its own cell
+ * (`node26-registry`, .ci/run). Locally: `npm run build && CLOUDCOST_REGISTRY=1 npx jest test/registry`.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { BudgetAlert } from "@cloudcost/pulumi";
+import {
+  RESOURCE_KINDS,
+  declareResources,
+  registeredProviderTexts,
+  secret,
+  startPolicyPack,
+  startProviderHost,
+  urn,
+  type ProviderHost,
+  type RunningPolicyPack,
+} from "@cloudcost/testkit";
+import { type LocalRegistry, startRegistry } from "./verdaccio";
+
+const enabled = process.env.CLOUDCOST_REGISTRY === "1";
+const REPO = resolve(__dirname, "..", "..");
+const PUBLISHED = ["api", "provider", "policies", "sandbox"];
+/** Examples that are a stand-alone program with their own package.json (custom-policy-pack is a pack source only type-checked in the repository). */
+const EXAMPLES = readdirSync(join(REPO, "examples")).filter((name) => existsSync(join(REPO, "examples", name, "package.json")));
+const INSTALL_TIMEOUT_MS = 300_000;
+/** Installs at a time: two cores, and npm itself is busy while it unpacks. */
+const PARALLEL_INSTALLS = 3;
+
+let root: string;
+let registry: LocalRegistry | undefined;
+let env: NodeJS.ProcessEnv;
+const installs = new Map<string, Promise<string>>();
+
+function sh(command: string, args: string[], cwd: string, timeout = INSTALL_TIMEOUT_MS): Promise<string> {
+  return new Promise((resolveRun, reject) =>
+    execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr}`, { cause: err })) : resolveRun(stdout),
+    ),
+  );
+}
+
+/** The environment of a user's shell: none of the npm_* variables of the npm that started jest (a local prefix among them). */
+function userEnv(userconfig: string, registryUrl: string): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...clean, npm_config_userconfig: userconfig, npm_config_registry: registryUrl, npm_config_update_notifier: "false" };
+}
+
+/**
+ * An npm cache for this run that shares the user's tarballs but none of the user's cached registry answers.
+ * npm finds a tarball in its cache by integrity (`content-v2`, content-addressed: a file there is what its
+ * hash says, whoever wrote it), but a package's metadata by URL (`index-v5`). The index starts empty, so
+ * every package's metadata comes from this run's registry — an earlier run's answer for the same port could
+ * name an older @cloudcost/* tarball — and with --prefer-offline the installs after the first reuse it.
+ */
+function runCache(dir: string): string {
+  const user = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", timeout: 30_000 }).trim();
+  mkdirSync(join(user, "_cacache", "content-v2"), { recursive: true });
+  mkdirSync(join(dir, "_cacache"), { recursive: true });
+  symlinkSync(join(user, "_cacache", "content-v2"), join(dir, "_cacache", "content-v2"));
+  return dir;
+}
+
+/** A limiter: at most `n` installs run at once, in the order they were asked for. */
+function limit(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((go) => queue.push(go));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
+function emptyFolder(name: string): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `try-${name}`, private: true, version: "1.0.0" }, null, 2));
+  return dir;
+}
+
+/** Resolves with the first group of the first stdout line matching `pattern`; fails when the process exits first or after `timeoutMs`. */
+function firstMatch(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  let output = "";
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  return new Promise((resolveLine, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      output += `${line}\n`;
+      const match = pattern.exec(line)?.[1];
+      if (match === undefined) return;
+      clearTimeout(timer);
+      resolveLine(match);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code ?? signal}) before printing a line matching ${pattern}:\n${output}`));
+    });
+  });
+}
+
+/** SIGTERM to the child's whole process group (it was spawned `detached`), then wait for the child to exit. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  process.kill(-child.pid, "SIGTERM");
+  await exited;
+}
+
+function installed(name: string): Promise<string> {
+  const folder = installs.get(name);
+  if (!folder) throw new Error(`no install named ${name}`);
+  return folder;
+}
+
+beforeAll(async () => {
+  if (!enabled) return;
+  for (const ws of PUBLISHED) {
+    if (!existsSync(join(REPO, ws, "dist", "index.js")) && ws !== "policies")
+      throw new Error(`${ws}/dist is missing: run \`npm run build\` first`);
+  }
+  root = mkdtempSync(join(tmpdir(), "cloudcost-registry-"));
+  registry = await startRegistry(join(root, "registry"));
+  env = { ...userEnv(registry.userconfig, registry.url), npm_config_cache: runCache(join(root, "npm-cache")) };
+  // One npm process publishes the four in turn (policies' prepack bundles the pack first).
+  await sh("npm", ["publish", ...PUBLISHED.flatMap((ws) => ["-w", ws]), "--access", "public", "--no-provenance"], REPO);
+
+  const queue = limit(PARALLEL_INSTALLS);
+  const install = (name: string, dir: () => string, specs: string[]) =>
+    installs.set(
+      name,
+      queue(async () => {
+        const folder = dir();
+        // --prefer-offline: what one install of this run asked the registry is not asked again (see runCache).
+        await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...specs], folder);
+        return folder;
+      }),
+    );
+  install("sandbox", () => emptyFolder("sandbox"), ["@cloudcost/sandbox"]);
+  install("api", () => emptyFolder("api"), ["@cloudcost/api"]);
+  install("provider", () => emptyFolder("provider"), ["@cloudcost/pulumi", "@pulumi/pulumi"]);
+  install("policies", () => emptyFolder("policies"), ["@cloudcost/policies", "@pulumi/pulumi"]);
+  for (const example of EXAMPLES) {
+    install(
+      `example-${example}`,
+      () => {
+        const dir = join(root, `example-${example}`);
+        cpSync(join(REPO, "examples", example), dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+        return dir;
+      },
+      [],
+    );
+  }
+  // Failures surface in the test that awaits the folder; none may go unhandled meanwhile.
+  for (const p of installs.values()) p.catch(() => undefined);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(installs.values());
+  await registry?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+(enabled ? describe : describe.skip)("installed alone from a registry (CLOUDCOST_REGISTRY=1)", () => {
+  let sandbox: ChildProcess | undefined;
+  let apiUrl: string;
+  let token: string;
+
+  beforeAll(async () => {
+    const dir = await installed("sandbox");
+    token = (
+      JSON.parse(await sh("npx", ["cloudcost-sandbox", "token", "create", "--org", "demo", "--json", "--data", "data"], dir)) as {
+        token: string;
+      }
+    ).token;
+    // npx does not pass SIGTERM on to the command it runs: the sandbox gets its own process group, stopped as a whole.
+    const child = spawn("npx", ["cloudcost-sandbox", "serve", "--port", "0", "--data", "data"], {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    sandbox = child;
+    apiUrl = await firstMatch(child, /^cloudcost sandbox listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/, 60_000);
+  }, INSTALL_TIMEOUT_MS);
+
+  afterAll(async () => {
+    if (sandbox) await stopGroup(sandbox);
+  });
+
+  it("@cloudcost/sandbox: `npx cloudcost-sandbox serve` answers the API and its OpenAPI document", async () => {
+    const doc = (await (await fetch(`${apiUrl}/openapi.json`)).json()) as { openapi: string };
+    expect(doc.openapi).toMatch(/^3\.1/);
+    const org = await fetch(`${apiUrl}/organization`, { headers: { authorization: `Bearer ${token}` } });
+    expect(org.status).toBe(200);
+    // better-sqlite3 loads a binary it ships (Node-API, prebuilds/): nothing was compiled on install.
+    expect(existsSync(join(await installed("sandbox"), "node_modules", "better-sqlite3", "build"))).toBe(false);
+  });
+
+  it(
+    "@cloudcost/api: the client reads the sandbox",
+    async () => {
+      const dir = await installed("api");
+      const program = `
+      const { CloudCostClient } = require("@cloudcost/api");
+      new CloudCostClient({ baseUrl: process.argv[1], auth: { apiToken: process.argv[2] } }).getOrganization()
+        .then((o) => console.log(o.name), (e) => { console.error(e.message); process.exit(1); });`;
+      expect((await sh(process.execPath, ["-e", program, apiUrl, token], dir, 60_000)).trim()).toBe("demo");
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  describe("@cloudcost/pulumi", () => {
+    let host: ProviderHost | undefined;
+    afterAll(async () => {
+      await host?.stop();
+    });
+
+    it(
+      "registers each resource under Pulumi mocks with a small __provider text that requires the installed package",
+      async () => {
+        const dir = await installed("provider");
+        const texts = await registeredProviderTexts(dir);
+        expect(Object.keys(texts).sort()).toEqual([...RESOURCE_KINDS].sort());
+        for (const text of Object.values(texts)) {
+          expect(text).toMatch(/require\("@cloudcost\/pulumi\/dist\/providers\//);
+          expect(text).not.toContain(REPO);
+        }
+      },
+      INSTALL_TIMEOUT_MS,
+    );
+
+    it(
+      "creates a Cloud Group in the sandbox through the installed dynamic-provider host",
+      async () => {
+        const dir = await installed("provider");
+        const texts = await registeredProviderTexts(dir);
+        host = await startProviderHost({ cwd: dir, hostFrom: dir, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
+        await host.configure({ "cloudcost:apiUrl": apiUrl, "cloudcost:apiToken": secret(token) });
+        const name = urn("CloudGroup", "installed");
+        const checked = await host.check(name, {}, { name: "Installed from the registry", __provider: texts.CloudGroup });
+        expect(checked.failures).toEqual([]);
+        const { id } = await host.create(name, checked.inputs);
+        const group = await fetch(`${apiUrl}/groups/${id}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(((await group.json()) as { name: string }).name).toBe("Installed from the registry");
+      },
+      INSTALL_TIMEOUT_MS,
+    );
+  });
+
+  describe("@cloudcost/policies", () => {
+    let pack: RunningPolicyPack | undefined;
+    afterAll(async () => {
+      await pack?.stop();
+    });
+
+    it(
+      "runs in the real policy-pack process of the @pulumi/pulumi installed beside it and rejects a bad budget",
+      async () => {
+        const dir = await installed("policies");
+        pack = await startPolicyPack({
+          dir: join(dir, "node_modules", "@cloudcost", "policies"),
+          env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" },
+        });
+        expect((await pack.info()).policies.map((p) => p.name)).toContain("budget-alert-currency");
+        await pack.configure({});
+        const [alert] = await declareResources(() => [
+          new BudgetAlert("bad", { name: "Bad", amount: 100, currency: "EUR", recipients: ["finops@example.com"] }),
+        ]);
+        const result = await pack.analyze(alert!);
+        expect(result.diagnostics.map((d) => d.policyName)).toContain("budget-alert-currency");
+      },
+      INSTALL_TIMEOUT_MS,
+    );
+  });
+
+  it.each(EXAMPLES)(
+    "examples/%s, copied out of the repository, installs from the registry and type-checks",
+    async (example) => {
+      const dir = await installed(`example-${example}`);
+      // The options Pulumi's TypeScript support would not relax: strict, CommonJS (node16) like the repository.
+      await sh(
+        process.execPath,
+        [
+          join(dir, "node_modules", "typescript", "bin", "tsc"),
+          ...["--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--module", "node16", "--target", "es2022", "--types", "node"],
+          // Every TypeScript file of the example (the program, and e.g. alert-fires' receiver).
+          ...readdirSync(dir).filter((f) => f.endsWith(".ts")),
+        ],
+        dir,
+        120_000,
+      );
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+});
