@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { registerGroupScopedList, scopeName } from "./group-scoped-list";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
 import type { PortalView } from "./portal-page";
 
 /** One formatter per currency: building an Intl.NumberFormat costs far more than using one, and a page formats three amounts per alert. */

@@ -4,8 +4,8 @@ import type { SandboxContext } from "../service/context";
 import type { NewClient } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
-import { formFields } from "./form-fields";
-import { html, type SafeHtml } from "./html";
+import { formFields } from "../web/form-fields";
+import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
 const PATH = "/portal/api-access";

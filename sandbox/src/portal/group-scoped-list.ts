@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
 import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
 /** A read-only portal table of resources that may cover one Cloud Group (alerts, reports). */

@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
-import { formFields } from "./form-fields";
-import { html, type SafeHtml } from "./html";
+import { formFields } from "../web/form-fields";
+import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
 const PATH = "/portal/groups";

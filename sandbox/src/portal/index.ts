@@ -4,11 +4,11 @@ import { identityStores } from "../identity/identity-stores";
 import { registerAlertsPage } from "./alerts-page";
 import { registerApiAccessPage } from "./api-access-page";
 import { registerGroupsPage } from "./groups-page";
-import { html } from "./html";
-import { sendPage } from "./layout";
+import { html } from "../web/html";
+import { sendPage } from "../web/layout";
 import { registerReportsPage } from "./reports-page";
 import { registerSignIn } from "./sign-in";
-import { registerWebPlugins } from "./web-plugins";
+import { registerWebPlugins } from "../web/plugins";
 
 /** Portal errors are pages: a failed CSRF check explains itself, anything unexpected is logged and never shown. */
 function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

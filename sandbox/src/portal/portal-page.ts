@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
-import { html, type SafeHtml } from "./html";
-import { sendPage } from "./layout";
-import { signedInUser } from "./session";
-import { signInUrl } from "./sign-in";
+import { html, type SafeHtml } from "../web/html";
+import { sendPage } from "../web/layout";
+import { signedInUser } from "../web/session";
+import { signInUrl } from "../web/sign-in-url";
 import { fieldOf } from "../validation";
 
 /** What every signed-in portal page knows: who, the CSRF token for its forms, and the global filter's selection. */

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
-import { formFields } from "./form-fields";
-import { html } from "./html";
-import { sendPage } from "./layout";
-import { endSession, signedInUser, startSession } from "./session";
+import { formFields } from "../web/form-fields";
+import { html } from "../web/html";
+import { sendPage } from "../web/layout";
+import { endSession, signedInUser, startSession } from "../web/session";
 import { fieldOf } from "../validation";
 
 /** Failed sign-ins allowed per client address and e-mail address within the window (decision: 5 per 15 minutes). */
@@ -35,10 +35,6 @@ export function safeNext(next: unknown): string {
   const allowed =
     url.origin === BASE.origin && (url.pathname.startsWith("/portal/") || (url.pathname === "/oauth/authorize" && url.search !== ""));
   return allowed ? `${url.pathname}${url.search}` : HOME;
-}
-
-export function signInUrl(next: string): string {
-  return `/portal/sign-in?${new URLSearchParams({ next }).toString()}`;
 }
 
 function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfToken: string, error?: string): FastifyReply {
