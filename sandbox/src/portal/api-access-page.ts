@@ -7,14 +7,13 @@ import { ServiceError } from "../errors";
 import { formFields } from "../web/form-fields";
 import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
+import { timeText } from "./time-text";
 
 const PATH = "/portal/api-access";
 const TITLE = "API Access";
 
 /** Something to show once (a new secret) or a problem with the last form. */
 type Notice = { secret: SafeHtml } | { error: string };
-
-const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString());
 
 function scopeBoxes(permitted: readonly Scope[]): SafeHtml {
   return html`<fieldset><legend>Scopes</legend>${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`)}</fieldset>`;
@@ -26,11 +25,11 @@ function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonl
     const state = t.revokedAt !== null ? "revoked" : t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
     const revoke =
       state === "active"
-        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit">Revoke</button></form>`
+        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit" aria-label="Revoke token ${t.label} (created ${new Date(t.createdAt).toISOString()})">Revoke</button></form>`
         : "";
-    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${state}</td><td>${revoke}</td></tr>`;
+    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${timeText(t.createdAt, now)}</td><td>${timeText(t.lastUsedAt, now)}</td><td>${timeText(t.expiresAt, now)}</td><td>${state}</td><td>${revoke}</td></tr>`;
   });
-  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
+  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>State</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
 <form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
 }
 
@@ -39,9 +38,9 @@ function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readon
     .listClients(view.user.orgId)
     .map(
       (c) =>
-        html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${c.createdAt}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit">Delete</button></form></td></tr>`,
+        html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${timeText(Date.parse(c.createdAt), Date.now())}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit" aria-label="Delete client ${c.name} (${c.id})">Delete</button></form></td></tr>`,
     );
-  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
+  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
 <form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
 <p>Deleting a client invalidates every token it issued.</p>`;
 }

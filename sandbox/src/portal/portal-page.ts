@@ -4,7 +4,7 @@ import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
 import { html, type SafeHtml } from "../web/html";
-import { sendPage } from "../web/layout";
+import { sendPage, type PageOptions } from "../web/layout";
 import { signedInUser } from "../web/session";
 import { signInUrl } from "../web/sign-in-url";
 import { fieldOf } from "../validation";
@@ -32,6 +32,8 @@ export function signedInPage(ctx: SandboxContext, stores: IdentityStores, handle
 }
 
 const PAGES = [
+  ["/portal/costs", "Costs"],
+  ["/portal/accounts", "Accounts"],
   ["/portal/groups", "Cloud Groups"],
   ["/portal/alerts", "Budget alerts"],
   ["/portal/reports", "Scheduled reports"],
@@ -55,8 +57,9 @@ export function sendPortalPage(
   title: string,
   body: SafeHtml,
   status = 200,
+  options?: PageOptions,
 ): FastifyReply {
-  return sendPage(reply, status, title, body, header(view, path));
+  return sendPage(reply, status, title, body, header(view, path), options);
 }
 
 /** A hidden CSRF field for a form of this page. */

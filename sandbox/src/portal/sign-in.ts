@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { DEMO_USER } from "../identity/bootstrap";
 import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
 import { formFields } from "../web/form-fields";
 import { html } from "../web/html";
@@ -43,7 +44,7 @@ function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfT
 <label>E-mail <input type="email" name="email" autocomplete="username" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button></form>
-<p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
+<p>This sandbox starts with a demo user: <strong>${DEMO_USER.email}</strong>, password <code>${DEMO_USER.password}</code> (it is local; <code>cloudcost-sandbox serve</code> prints the same).</p>`;
   return sendPage(reply, status, "Sign in", body);
 }
 
