@@ -56,8 +56,8 @@ const withoutPrefix = (errors: readonly FieldError[]): FieldError[] =>
 /** What a service call refused (duplicate name, unknown group…), as form errors; anything else is not the form's fault. */
 export function serviceErrors(error: unknown): { status: number; errors: FieldError[] } {
   if (!(error instanceof ServiceError) || error.status >= 500) throw error;
-  const errors = withoutPrefix(error.errors ?? []);
-  return { status: error.status, errors: errors.length > 0 ? errors : [{ path: "", code: error.slug, message: error.message }] };
+  // The problem's detail first (it says what to do), then each field's own message, as the API answers them.
+  return { status: error.status, errors: [{ path: "", code: error.slug, message: error.message }, ...withoutPrefix(error.errors ?? [])] };
 }
 
 const idOf = (key: string): string => `f-${key.replace(/[^A-Za-z0-9]/g, "-")}`;
