@@ -108,9 +108,16 @@ ${inputField(state, { name: "webhookUrl", label: "Webhook URL", type: "url", hin
 ${checkboxField(state, { name: "enabled", label: "Enabled" })}`;
 }
 
-function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
-  return html`<td>${a.name}</td><td>${scopeName(view, a.groupId)}</td><td>${a.period} (${a.periodStart} – ${a.periodEnd})</td><td>${money(a.amount, a.currency)}</td>
-<td>${budgetBar(a)}</td><td>${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}</td><td>${a.enabled ? "enabled" : "disabled"}</td>`;
+function alertRow(view: PortalView, a: BudgetAlert): (SafeHtml | string)[] {
+  return [
+    a.name,
+    scopeName(view, a.groupId),
+    `${a.period} (${a.periodStart} – ${a.periodEnd})`,
+    money(a.amount, a.currency),
+    budgetBar(a),
+    html`${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}`,
+    a.enabled ? "enabled" : "disabled",
+  ];
 }
 
 /** Budget alerts: each with its spend and forecast against the budget, created, edited and deleted like through the API. */

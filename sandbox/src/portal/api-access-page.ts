@@ -8,6 +8,7 @@ import { formFields } from "../web/form-fields";
 import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 import { timeText } from "./time-text";
+import { ACTIONS, dataTable } from "./data-table";
 
 const PATH = "/portal/api-access";
 const TITLE = "API Access";
@@ -27,20 +28,31 @@ function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonl
       state === "active"
         ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit" aria-label="Revoke token ${t.label} (created ${new Date(t.createdAt).toISOString()})">Revoke</button></form>`
         : "";
-    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${timeText(t.createdAt, now)}</td><td>${timeText(t.lastUsedAt, now)}</td><td>${timeText(t.expiresAt, now)}</td><td>${state}</td><td>${revoke}</td></tr>`;
+    return [
+      t.label,
+      t.scopes.join(" "),
+      timeText(t.createdAt, now),
+      timeText(t.lastUsedAt, now),
+      timeText(t.expiresAt, now),
+      state,
+      revoke,
+    ];
   });
-  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>State</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
+  return html`<h2>API tokens</h2>${rows.length ? dataTable(["Name", "Scopes", "Created", "Last used", "Expires", "State", ACTIONS], rows) : html`<p>No API tokens.</p>`}
 <form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
 }
 
 function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
   const rows = ctx.credentials
     .listClients(view.user.orgId)
-    .map(
-      (c) =>
-        html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${timeText(Date.parse(c.createdAt), Date.now())}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit" aria-label="Delete client ${c.name} (${c.id})">Delete</button></form></td></tr>`,
-    );
-  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
+    .map((c) => [
+      c.name,
+      html`<code>${c.id}</code>`,
+      c.scopes.join(" "),
+      timeText(Date.parse(c.createdAt), Date.now()),
+      html`<form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit" aria-label="Delete client ${c.name} (${c.id})">Delete</button></form>`,
+    ]);
+  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? dataTable(["Name", "Client ID", "Allowed scopes", "Created", ACTIONS], rows) : html`<p>No OAuth clients.</p>`}
 <form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
 <p>Deleting a client invalidates every token it issued.</p>`;
 }

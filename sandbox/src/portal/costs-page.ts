@@ -6,6 +6,7 @@ import { addDays, todayUtc } from "../costs/calendar";
 import { isRecord } from "../validation";
 import { html, SafeHtml } from "../web/html";
 import { CHART_JS_URL, COST_CHARTS_URL } from "./assets";
+import { dataTable } from "./data-table";
 import { errorSummary, inputField, parseInput, selectField, text, type FormState } from "./form-controls";
 import { money } from "./money";
 import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";
@@ -63,19 +64,24 @@ function windowForm(view: PortalView, state: FormState): SafeHtml {
 function report(summary: CostSummary, byDay: CostByDay, byService: CostByService): SafeHtml {
   const c = byDay.currency;
   const providers = summary.byProvider.filter((p) => p.amount > 0).map((p) => p.provider);
-  return html`<section class="panel" aria-labelledby="totals"><h2 id="totals">${byDay.from} to ${byDay.to}</h2>
-<p>Billed spend <strong>${money(summary.total, c)}</strong>${summary.byProvider.map((p) => html` · ${p.provider} ${money(p.amount, c)}`)}. Forecast for the whole window ${money(summary.forecast.total, c)} (80% interval ${money(summary.forecast.lower, c)} – ${money(summary.forecast.upper, c)}).</p></section>
+  return html`<section class="panel" aria-labelledby="totals"><h2 id="totals">Totals, ${byDay.from} – ${byDay.to}</h2>
+<p>Billed spend <strong>${money(summary.total, c)}</strong>${summary.byProvider.map((p) => html` · ${p.provider} ${money(p.amount, c)}`)}.${summary.forecast.projected > 0 ? html` Forecast for the whole window ${money(summary.forecast.total, c)} (80% interval ${money(summary.forecast.lower, c)} – ${money(summary.forecast.upper, c)}).` : ""}</p></section>
 <section aria-labelledby="by-day"><h2 id="by-day">Spend by day</h2>
 <div class="chart"><canvas id="chart-by-day" role="img" aria-label="Bar chart of spend per billed day, stacked by provider; the same numbers are in the table below."></canvas></div>
-<details><summary>Spend by day as a table</summary><table><thead><tr><th scope="col">Date</th><th scope="col">Total</th>${providers.map((p) => html`<th scope="col">${p}</th>`)}</tr></thead><tbody>${byDay.days.map(
-    (d) =>
-      html`<tr><td>${d.date}</td><td>${money(d.amount, c)}</td>${providers.map((p) => html`<td>${money(d.byProvider.find((x) => x.provider === p)?.amount ?? 0, c)}</td>`)}</tr>`,
-  )}</tbody></table></details></section>
+<details><summary>Spend by day as a table</summary>${dataTable(
+    ["Date", "Total", ...providers],
+    byDay.days.map((d) => [
+      d.date,
+      money(d.amount, c),
+      ...providers.map((p) => money(d.byProvider.find((x) => x.provider === p)?.amount ?? 0, c)),
+    ]),
+  )}</details></section>
 <section aria-labelledby="by-service"><h2 id="by-service">Spend by service</h2>
 <div class="chart"><canvas id="chart-by-service" role="img" aria-label="Horizontal bar chart of the ${CHART_SERVICES} largest services by spend; every service is in the table below."></canvas></div>
-<table><thead><tr><th scope="col">Service</th><th scope="col">Provider</th><th scope="col">Spend</th></tr></thead><tbody>${byService.items.map(
-    (s) => html`<tr><td>${s.service}</td><td>${s.provider}</td><td>${money(s.amount, c)}</td></tr>`,
-  )}</tbody></table></section>
+${dataTable(
+  ["Service", "Provider", "Spend"],
+  byService.items.map((s) => [s.service, s.provider, money(s.amount, c)]),
+)}</section>
 ${chartData(byDay, byService, providers)}`;
 }
 

@@ -7,6 +7,7 @@ import { writeTransaction } from "../store/connection";
 import { fieldOf } from "../validation";
 import { formFields } from "../web/form-fields";
 import { html, type SafeHtml } from "../web/html";
+import { ACTIONS, dataTable } from "./data-table";
 import { blankForm, errorSummary, parseInput, serviceErrors, type FormState } from "./form-controls";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
@@ -34,7 +35,8 @@ export interface GroupScopedPages<F extends { groupId: string | null }, V extend
   formOf(item: V): Record<string, unknown>;
   fields(view: PortalView, state: FormState): SafeHtml;
   headers: readonly string[];
-  row(view: PortalView, item: V): SafeHtml;
+  /** One cell per header. */
+  row(view: PortalView, item: V): (SafeHtml | string)[];
 }
 
 /** What a resource covers: its Cloud Group's name, or the whole organization. */
@@ -54,7 +56,7 @@ export function registerGroupScopedPages<
 >(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores, page: GroupScopedPages<F, V>): void {
   const guarded = { preHandler: app.csrfProtection };
   const actions = (view: PortalView, item: V): SafeHtml =>
-    html`<td class="actions"><a href="${page.path}/${item.id}/edit" aria-label="Edit ${page.noun} ${item.name}">Edit</a><form class="inline" method="post" action="${page.path}/${item.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete ${page.noun} ${item.name}">Delete</button></form></td>`;
+    html`<div class="actions"><a href="${page.path}/${item.id}/edit" aria-label="Edit ${page.noun} ${item.name}">Edit</a><form class="inline" method="post" action="${page.path}/${item.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete ${page.noun} ${item.name}">Delete</button></form></div>`;
 
   const sendList = (reply: FastifyReply, view: PortalView, notice?: SafeHtml, status = 200): FastifyReply => {
     const items = page
@@ -64,9 +66,10 @@ export function registerGroupScopedPages<
     const table =
       items.length === 0
         ? html`<p>No ${page.plural}${view.selected ? " for this group" : ""} yet.</p>`
-        : html`<table><thead><tr>${page.headers.map((h) => html`<th scope="col">${h}</th>`)}<th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${items.map(
-            (item) => html`<tr>${page.row(view, item)}${actions(view, item)}</tr>`,
-          )}</tbody></table>`;
+        : dataTable(
+            [...page.headers, ACTIONS],
+            items.map((item) => [...page.row(view, item), actions(view, item)]),
+          );
     return sendPortalPage(
       reply,
       view,

@@ -6,6 +6,7 @@ import { writeTransaction } from "../store/connection";
 import { fieldOf } from "../validation";
 import { formFields } from "../web/form-fields";
 import { html, type SafeHtml } from "../web/html";
+import { ACTIONS, dataTable } from "./data-table";
 import { blankForm, errorSummary, inputField, optionalText, parseInput, serviceErrors, type FormState } from "./form-controls";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
@@ -14,11 +15,17 @@ const TITLE = "Cloud Groups";
 
 function groupRows(view: PortalView, groups: readonly CloudGroup[]): SafeHtml {
   if (groups.length === 0) return html`<p>No Cloud Groups yet.</p>`;
-  return html`<table><thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Created through</th><th scope="col">Members</th><th scope="col">ID</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${groups.map(
-    (g) =>
-      html`<tr><td>${g.name}</td><td>${g.description}</td><td>${g.source === "api" ? "API" : "portal"}</td><td>${g.members.length === 0 ? "none" : g.members.map((m) => html`${m.provider}:${m.accountId}<br>`)}</td><td><code>${g.id}</code></td>
-<td class="actions"><a href="${PATH}/${g.id}/edit" aria-label="Edit Cloud Group ${g.name}">Edit</a><form class="inline" method="post" action="${PATH}/${g.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete Cloud Group ${g.name}">Delete</button></form></td></tr>`,
-  )}</tbody></table>`;
+  return dataTable(
+    ["Name", "Description", "Created through", "Members", "ID", ACTIONS],
+    groups.map((g) => [
+      g.name,
+      g.description,
+      g.source === "api" ? "API" : "portal",
+      g.members.length === 0 ? "none" : html`${g.members.map((m) => html`${m.provider}:${m.accountId}<br>`)}`,
+      html`<code>${g.id}</code>`,
+      html`<div class="actions"><a href="${PATH}/${g.id}/edit" aria-label="Edit Cloud Group ${g.name}">Edit</a><form class="inline" method="post" action="${PATH}/${g.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete Cloud Group ${g.name}">Delete</button></form></div>`,
+    ]),
+  );
 }
 
 const groupFields = (state: FormState): SafeHtml =>

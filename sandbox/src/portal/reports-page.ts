@@ -78,8 +78,16 @@ ${textareaField(state, { name: "recipients", label: "Recipients", hint: "e-mail 
 ${checkboxField(state, { name: "enabled", label: "Enabled" })}`;
 }
 
-function reportRow(view: PortalView, r: ScheduledReport): SafeHtml {
-  return html`<td>${r.name}</td><td>${r.report}</td><td>${scopeName(view, r.groupId)}</td><td>${schedule(r)}</td><td>${r.format}</td><td>${r.recipients.join(", ")}</td><td>${r.nextRunAt === null ? "disabled" : timeText(Date.parse(r.nextRunAt), Date.now())}</td>`;
+function reportRow(view: PortalView, r: ScheduledReport): (SafeHtml | string)[] {
+  return [
+    r.name,
+    r.report,
+    scopeName(view, r.groupId),
+    schedule(r),
+    r.format,
+    r.recipients.join(", "),
+    r.nextRunAt === null ? "disabled" : timeText(Date.parse(r.nextRunAt), Date.now()),
+  ];
 }
 
 /** Scheduled reports, created, edited and deleted like through the API. */

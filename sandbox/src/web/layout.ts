@@ -10,7 +10,11 @@ td,th{border:1px solid #ccd;padding:.3em .6em;text-align:left;vertical-align:top
 label{display:block;margin:.4em 0}fieldset{margin:1em 0;border:1px solid #ccd}input,select,textarea,button{font:inherit}
 .field-error{color:#a00020;font-weight:600}[aria-invalid="true"]{border:2px solid #a00020}.panel{background:#fff;border:1px solid #ccd;padding:.8em 1em;margin:1em 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.chart{position:relative;height:18em;max-width:60em}
-.actions{display:flex;gap:.4em;flex-wrap:wrap}code{word-break:break-all}`;
+.actions{display:flex;gap:.4em;flex-wrap:wrap;align-items:flex-start}code{word-break:break-all}main{position:relative}
+@media (max-width:40em){main{padding:.8em}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:auto}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}table.cards tr{border:1px solid #ccd;margin:0 0 .8em;background:#fff}
+table.cards td{border:0;border-bottom:1px solid #eef}table.cards td::before{content:attr(data-label);display:block;font-size:.8em;font-weight:600;color:#4a5260}
+table.cards td[data-label=""]::before{content:none}.budget-bar{max-width:100%;height:auto}}`;
 const STYLE_MARKUP = new SafeHtml(STYLE);
 
 export interface PageOptions {
