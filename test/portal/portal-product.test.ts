@@ -1,4 +1,5 @@
 import type { BudgetAlert, CloudGroup, ConnectedAccount, CostByDay, ScheduledReport } from "@cloudcost/api";
+import fc from "fast-check";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "../oauth/support/demo-user";
 import { hiddenFields, type UserAgent } from "../oauth/support/user-agent";
@@ -390,5 +391,78 @@ describe("portal as a product", () => {
       const html = plain(decode(await page("/portal/accounts")));
       for (const a of accounts) expect(html).toContain(`<td>${a.name}</td><td>${a.provider}</td><td><code>${a.accountId}</code></td>`);
     });
+  });
+
+  test("a careless or hostile form (any field, repeated, huge row numbers, long lists) is never a 5xx and never a huge page", async () => {
+    const group = (await api<CloudGroup>("POST", "/groups", { name: "Fuzzed" })).body;
+    const alert = (
+      await api<BudgetAlert>("POST", "/alerts", {
+        name: "Fuzzed",
+        amount: 5,
+        currency: "USD",
+        period: "monthly",
+        thresholds: [{ percent: 100, basis: "actual" }],
+      })
+    ).body;
+    const targets = fc.constantFrom(
+      ["/portal/alerts/new", "/portal/alerts"],
+      [`/portal/alerts/${alert.id}/edit`, `/portal/alerts/${alert.id}`],
+      ["/portal/reports/new", "/portal/reports"],
+      ["/portal/groups", "/portal/groups"],
+      [`/portal/groups/${group.id}/edit`, `/portal/groups/${group.id}`],
+    );
+    const name = fc.constantFrom(
+      "name",
+      "amount",
+      "currency",
+      "period",
+      "groupId",
+      "recipients",
+      "webhookUrl",
+      "enabled",
+      "report",
+      "frequency",
+      "dayOfWeek",
+      "dayOfMonth",
+      "time",
+      "timezone",
+      "format",
+      "description",
+      "thresholds.0.percent",
+      "thresholds.0.basis",
+      "thresholds.99999999.percent",
+      "thresholds.7.percent",
+      "__proto__",
+      "constructor",
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("1e400", "-0", "NaN", "99999999999999999999", "a@b.c\n".repeat(2000), "", "\u0000"),
+    );
+    const fields = fc.dictionary(name, fc.oneof(value, fc.array(value, { maxLength: 3 })), { maxKeys: 8 });
+    await fc.assert(
+      fc.asyncProperty(targets, fields, async ([pagePath, action], form) => {
+        const response = await submit(pagePath, action, form);
+        expect(response.status).toBeLessThan(500);
+        if (response.status >= 400) expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+        expect((await response.text()).length).toBeLessThan(200_000);
+      }),
+      { numRuns: 60 },
+    );
+    const window = fc.record(
+      {
+        preset: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("last-7", "custom", "__proto__", "toString")),
+        from: fc.string({ maxLength: 12 }),
+        to: fc.string({ maxLength: 12 }),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(window, async (query) => {
+        const response = await agent.get(`/portal/costs?${new URLSearchParams(query)}`);
+        expect([200, 400]).toContain(response.status);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

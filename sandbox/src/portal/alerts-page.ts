@@ -1,4 +1,4 @@
-import { AlertInput, BudgetPeriod, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
+import { AlertInput, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
@@ -22,14 +22,23 @@ import type { PortalView } from "./portal-page";
 /** Threshold rows a form offers: the alert's own plus blank ones to add, at least this many. */
 const MIN_THRESHOLD_ROWS = 3;
 
-const thresholdRows = (form: Readonly<Record<string, unknown>>): number[] => {
-  const rows = Object.keys(form)
-    .map((k) => /^thresholds\.(\d+)\.percent$/.exec(k)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number)
+/**
+ * Threshold rows the page offers at most: one more than the API allows, so the API's own limit is what a
+ * person meets. Row numbers beyond are not the page's and are ignored (a forged `thresholds.99999999.percent`
+ * must not make the page render a hundred million rows).
+ */
+const MAX_THRESHOLD_ROWS = MAX_THRESHOLDS + 1;
+
+/** The threshold row numbers present in a form, in order. */
+const rowNumbers = (form: Readonly<Record<string, unknown>>): number[] =>
+  Object.keys(form)
+    .map((k) => Number(/^thresholds\.(\d{1,2})\.percent$/.exec(k)?.[1] ?? NaN))
+    .filter((n) => n < MAX_THRESHOLD_ROWS)
     .sort((a, b) => a - b);
-  return rows.filter((n) => text(form, `thresholds.${n}.percent`).trim() !== "");
-};
+
+/** The rows that hold a threshold (a blank percent drops its row). */
+const thresholdRows = (form: Readonly<Record<string, unknown>>): number[] =>
+  rowNumbers(form).filter((n) => text(form, `thresholds.${n}.percent`).trim() !== "");
 
 /** The alert a form stands for: blank threshold rows are skipped; `webhookUrl` blank is none; `groupId` blank is the whole organization. */
 function candidate(form: Readonly<Record<string, unknown>>): unknown {
@@ -77,11 +86,8 @@ function formOf(a: BudgetAlert): Record<string, unknown> {
 }
 
 function thresholdFields(state: FormState): SafeHtml {
-  const used = Object.keys(state.values)
-    .map((k) => /^thresholds\.(\d+)\.percent$/.exec(k)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number);
-  const count = Math.max(MIN_THRESHOLD_ROWS, used.length === 0 ? 0 : Math.max(...used) + 2);
+  const used = rowNumbers(state.values);
+  const count = Math.min(MAX_THRESHOLD_ROWS, Math.max(MIN_THRESHOLD_ROWS, used.length === 0 ? 0 : Math.max(...used) + 2));
   const bases = ThresholdBasis.options.map((b): [string, string] => [b, b === "actual" ? "spend so far" : "forecast"]);
   return html`<fieldset><legend>Thresholds (percent of the amount; leave a row blank to drop it)</legend>${[...Array(count).keys()].map(
     (n) =>

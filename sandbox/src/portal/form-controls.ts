@@ -64,8 +64,12 @@ const idOf = (key: string): string => `f-${key.replace(/[^A-Za-z0-9]/g, "-")}`;
 
 /** Messages for the field `key`: errors on it or inside it (`recipients.2` belongs to `recipients`). */
 function messagesFor(state: FormState, key: string): string[] {
-  return state.errors.filter((e) => e.path === key || e.path.startsWith(`${key}.`)).map((e) => e.message);
+  // Distinct messages only: a list of 500 bad addresses says "must be an e-mail address" once beside it.
+  return [...new Set(state.errors.filter((e) => e.path === key || e.path.startsWith(`${key}.`)).map((e) => e.message))];
 }
+
+/** Problems listed at the top at most; a form can carry thousands (one per list entry), the page stays small. */
+const SUMMARY_LIMIT = 20;
 
 function describedError(state: FormState, key: string): { attrs: SafeHtml; message: SafeHtml } {
   const messages = messagesFor(state, key);
@@ -116,7 +120,10 @@ export function checkboxField(state: FormState, c: Control): SafeHtml {
 /** Every problem at the top (announced), each with the field it belongs to; the same messages also stand next to their fields. */
 export function errorSummary(state: FormState): SafeHtml {
   if (state.errors.length === 0) return html``;
-  return html`<div class="error panel" role="alert"><p><strong>The form was not saved.</strong> Correct the fields below:</p><ul>${state.errors.map(
-    (e) => html`<li>${e.path === "" ? "" : html`<code>${e.path}</code>: `}${e.message}</li>`,
-  )}</ul></div>`;
+  const more = state.errors.length - SUMMARY_LIMIT;
+  return html`<div class="error panel" role="alert"><p><strong>The form was not saved.</strong> Correct the fields below:</p><ul>${state.errors
+    .slice(0, SUMMARY_LIMIT)
+    .map(
+      (e) => html`<li>${e.path === "" ? "" : html`<code>${e.path}</code>: `}${e.message}</li>`,
+    )}${more > 0 ? html`<li>and ${more} more</li>` : ""}</ul></div>`;
 }
