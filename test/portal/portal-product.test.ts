@@ -1,4 +1,6 @@
 import type { BudgetAlert, CloudGroup, ConnectedAccount, CostByDay, ScheduledReport } from "@cloudcost/api";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "../oauth/support/demo-user";
@@ -464,5 +466,31 @@ describe("portal as a product", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("portal 500 page", () => {
+  let sb: RunningSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb?.dispose());
+
+  test("a page the sandbox cannot build (its data folder damaged underneath it) is an HTML 500 page with the request ID and no internals", async () => {
+    const agent = await signedInAgent(sb.origin);
+    const db = new Database(join(sb.dataDir, "sandbox.db"));
+    try {
+      db.exec("DROP TABLE accounts");
+    } finally {
+      db.close();
+    }
+    const response = await agent.get("/portal/accounts");
+    expect(response.status).toBe(500);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const text = await response.text();
+    expect(text).toContain("Something went wrong");
+    expect(text).toContain(`<code>${response.headers.get("x-request-id")}</code>`);
+    // Nothing of what failed (the SQLite message names the table) and no stack.
+    expect(text).not.toMatch(/no such table|sqlite|SqliteError|\bat .*\.js/i);
   });
 });
