@@ -348,7 +348,7 @@ describe("portal as a product", () => {
     ).body;
     const other = await signedInAgent(sb.origin);
     const foreignToken = hiddenFields(await (await other.get("/portal/alerts")).text(), `/portal/alerts/${target.id}/delete`)._csrf!;
-    for (const fields of [{}, { _csrf: foreignToken }, { _csrf: "forged" }]) {
+    for (const fields of [{}, { _csrf: foreignToken }, { _csrf: "forged" }] as Record<string, string>[]) {
       const response = await agent.post(`/portal/alerts/${target.id}/delete`, fields);
       expect(response.status).toBe(403);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);

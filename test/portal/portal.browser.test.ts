@@ -70,8 +70,8 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
     for (const [width, size] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(size);
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
-      if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-      const results = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run());
+      if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE_SOURCE);
+      const results = await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run());
       writeFileSync(join(ARTIFACTS, `${name}-${width}.axe.json`), JSON.stringify(results.violations, null, 2));
       for (const v of results.violations)
         if (v.impact === "serious" || v.impact === "critical")
@@ -189,7 +189,7 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
       if (name === "costs") {
         // Chart.js came from the sandbox and drew both charts (no CSP refusal, no script error).
         await page.waitForFunction(() => {
-          const chart = (window as unknown as { Chart?: { getChart(id: string): unknown } }).Chart;
+          const chart = (globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart;
           return chart !== undefined && chart.getChart("chart-by-day") !== undefined && chart.getChart("chart-by-service") !== undefined;
         });
       }
@@ -278,7 +278,7 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
     const group = await api<CloudGroup>("POST", "/groups", { name: "Keep me" });
     await page.goto(`${sb.origin}/portal/groups`);
     const form = page.locator(`form[action="/portal/groups/${group.id}/delete"]`);
-    await form.locator('input[name="_csrf"]').evaluate((input) => ((input as HTMLInputElement).value = "forged-token"));
+    await form.locator('input[name="_csrf"]').evaluate((input: { value: string }) => (input.value = "forged-token"));
     const [response] = await Promise.all([
       page.waitForResponse(`${sb.origin}/portal/groups/${group.id}/delete`),
       form.getByRole("button").click(),
