@@ -103,6 +103,10 @@ describe("portal as a product", () => {
       const after = row(plain(await page("/portal/api-access")));
       expect(after.match(/<td>never<\/td>/g)?.length).toBe(1); // expires only
       expect(after.match(/<time /g)?.length).toBe(2); // created and last used
+      // Used again within the minute: the stored time stays (no write per request on the hot path).
+      const lastUsed = (html: string) => [...html.matchAll(/<time datetime="([^"]+)"/g)].map((m) => m[1])[1];
+      expect((await fetch(`${sb.baseUrl}/groups`, { headers: { authorization: `Bearer ${created.token}` } })).status).toBe(200);
+      expect(lastUsed(row(plain(await page("/portal/api-access"))))).toBe(lastUsed(after));
     });
 
     test("client rows' delete buttons name the client", async () => {

@@ -58,7 +58,7 @@ export function registerGroupScopedPages<
   const actions = (view: PortalView, item: V): SafeHtml =>
     html`<div class="actions"><a href="${page.path}/${item.id}/edit" aria-label="Edit ${page.noun} ${item.name}">Edit</a><form class="inline" method="post" action="${page.path}/${item.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete ${page.noun} ${item.name}">Delete</button></form></div>`;
 
-  const sendList = (reply: FastifyReply, view: PortalView, notice?: SafeHtml, status = 200): FastifyReply => {
+  const sendList = (reply: FastifyReply, view: PortalView): FastifyReply => {
     const items = page
       .store(ctx)
       .list(view.user.orgId)
@@ -70,14 +70,7 @@ export function registerGroupScopedPages<
             [...page.headers, ACTIONS],
             items.map((item) => [...page.row(view, item), actions(view, item)]),
           );
-    return sendPortalPage(
-      reply,
-      view,
-      page.path,
-      page.title,
-      html`${notice ?? ""}<p><a href="${page.path}/new">New ${page.noun}</a></p>${table}`,
-      status,
-    );
+    return sendPortalPage(reply, view, page.path, page.title, html`<p><a href="${page.path}/new">New ${page.noun}</a></p>${table}`);
   };
 
   const sendForm = (reply: FastifyReply, view: PortalView, state: FormState, existing?: V, status = 200): FastifyReply => {
