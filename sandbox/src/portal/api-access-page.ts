@@ -39,7 +39,7 @@ function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonl
     ];
   });
   return html`<h2>API tokens</h2>${rows.length ? dataTable(["Name", "Scopes", "Created", "Last used", "Expires", "State", ACTIONS], rows) : html`<p>No API tokens.</p>`}
-<form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
+<h3>Create an API token</h3><form method="post" action="${PATH}/tokens" class="panel">${csrfField(view)}<label>Name <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
 }
 
 function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
@@ -53,7 +53,7 @@ function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readon
       html`<form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit" aria-label="Delete client ${c.name} (${c.id})">Delete</button></form>`,
     ]);
   return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? dataTable(["Name", "Client ID", "Allowed scopes", "Created", ACTIONS], rows) : html`<p>No OAuth clients.</p>`}
-<form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
+<h3>Create an OAuth client</h3><form method="post" action="${PATH}/clients" class="panel">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
 <p>Deleting a client invalidates every token it issued.</p>`;
 }
 
@@ -78,7 +78,7 @@ function readCreateForm(
   field: "label" | "name",
 ): { name: string; scopes: Scope[] } | string {
   const name = typeof form[field] === "string" ? (form[field] as string).trim() : "";
-  if (name.length < 1 || name.length > 100) return `${field === "label" ? "Label" : "Name"} must be 1 to 100 characters.`;
+  if (name.length < 1 || name.length > 100) return "Name must be 1 to 100 characters.";
   const raw = form.scopes === undefined ? [] : ([] as unknown[]).concat(form.scopes);
   const permitted = ctx.orgs.permissions(view.user.orgId);
   const scopes = ALL_SCOPES.filter((s) => raw.includes(s));
