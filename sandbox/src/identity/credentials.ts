@@ -304,18 +304,24 @@ export class Credentials {
 
   /**
    * Records that `token` authenticated a request now, unless the stored time is recent enough. Best effort:
-   * the request it authenticates must not fail because the write lock stayed busy.
+   * the request it authenticates must neither fail nor wait because the write lock is taken.
    */
   private recordUse(token: string, lastUsedAt: number | null): void {
     const now = Date.now();
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USE_RESOLUTION_MS) return;
+    // Never wait for the write lock here (another process, say the CLI, may hold it): the request goes on
+    // at once and a later one records the use.
+    const busyTimeout = this.db.pragma("busy_timeout", { simple: true });
+    this.db.pragma("busy_timeout = 0");
     try {
       sql(
         this.db,
         "INSERT INTO token_use (hash, last_used_at) VALUES (?, ?) ON CONFLICT (hash) DO UPDATE SET last_used_at = excluded.last_used_at",
       ).run(digest(token), now);
     } catch {
-      // SQLITE_BUSY after the connection's retries: the next request a minute on records it.
+      // SQLITE_BUSY: not recorded this time.
+    } finally {
+      this.db.pragma(`busy_timeout = ${Number(busyTimeout)}`);
     }
   }
 }
