@@ -75,12 +75,14 @@ function report(summary: CostSummary, byDay: CostByDay, byService: CostByService
       money(d.amount, c),
       ...providers.map((p) => money(d.byProvider.find((x) => x.provider === p)?.amount ?? 0, c)),
     ]),
+    { cards: false },
   )}</details></section>
 <section aria-labelledby="by-service"><h2 id="by-service">Spend by service</h2>
 <div class="chart"><canvas id="chart-by-service" role="img" aria-label="Horizontal bar chart of the ${CHART_SERVICES} largest services by spend; every service is in the table below."></canvas></div>
 ${dataTable(
   ["Service", "Provider", "Spend"],
   byService.items.map((s) => [s.service, s.provider, money(s.amount, c)]),
+  { cards: false },
 )}</section>
 ${chartData(byDay, byService, providers)}`;
 }
@@ -98,7 +100,7 @@ export function registerCostsPage(app: FastifyInstance, ctx: SandboxContext, sto
       const parsed = parseInput(CostQuery, { from: values.from, to: values.to, ...(view.selected ? { groupId: view.selected.id } : {}) });
       if (!parsed.ok) {
         const state = { values, errors: parsed.errors };
-        return sendPortalPage(reply, view, PATH, "Costs", html`${errorSummary(state)}${windowForm(view, state)}`, 400);
+        return sendPortalPage(reply, view, PATH, "Costs", html`${errorSummary(state, "No costs shown.")}${windowForm(view, state)}`, 400);
       }
       const q = parsed.data;
       const body = html`${windowForm(view, { values, errors: [] })}${report(ctx.costs.summary(view.user.orgId, q), ctx.costs.byDay(view.user.orgId, q), ctx.costs.byService(view.user.orgId, q))}`;

@@ -11,12 +11,13 @@ export const ACTIONS = Symbol("actions");
 export function dataTable(
   headers: readonly (string | typeof ACTIONS)[],
   rows: readonly (readonly (SafeHtml | string)[])[],
-  caption?: string,
+  /** `cards: false` keeps a narrow table (a few short columns) a table on a phone too. */
+  options: { cards?: boolean } = {},
 ): SafeHtml {
   // An actions cell has no label: its buttons name themselves.
   const label = (h: string | typeof ACTIONS | undefined): string => (h === ACTIONS || h === undefined ? "" : h);
-  return html`<table class="cards">${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ""}<thead><tr>${headers.map(
-    (h) => (h === ACTIONS ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : html`<th scope="col">${h}</th>`),
+  return html`<table${options.cards === false ? "" : html` class="cards"`}><thead><tr>${headers.map((h) =>
+    h === ACTIONS ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : html`<th scope="col">${h}</th>`,
   )}</tr></thead><tbody>${rows.map(
     (cells) => html`<tr>${cells.map((cell, i) => html`<td data-label="${label(headers[i])}">${cell}</td>`)}</tr>`,
   )}</tbody></table>`;

@@ -118,10 +118,10 @@ export function checkboxField(state: FormState, c: Control): SafeHtml {
 }
 
 /** Every problem at the top (announced), each with the field it belongs to; the same messages also stand next to their fields. */
-export function errorSummary(state: FormState): SafeHtml {
+export function errorSummary(state: FormState, outcome = "The form was not saved."): SafeHtml {
   if (state.errors.length === 0) return html``;
   const more = state.errors.length - SUMMARY_LIMIT;
-  return html`<div class="error panel" role="alert"><p><strong>The form was not saved.</strong> Correct the fields below:</p><ul>${state.errors
+  return html`<div class="error panel" role="alert"><p><strong>${outcome}</strong> Correct the fields below:</p><ul>${state.errors
     .slice(0, SUMMARY_LIMIT)
     .map(
       (e) => html`<li>${e.path === "" ? "" : html`<code>${e.path}</code>: `}${e.message}</li>`,
