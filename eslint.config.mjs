@@ -15,4 +15,15 @@ export default tseslint.config(
     },
   },
   { files: ["test/**/*.ts"], languageOptions: { globals: { ...globals.jest } } },
+  // ARCHITECTURE.md: the OAuth server and the portal never import each other; what both use lives in sandbox/src/web.
+  ...[
+    ["sandbox/src/oauth/**/*.ts", ["../portal/*", "../../portal/*"]],
+    ["sandbox/src/portal/**/*.ts", ["../oauth/*", "../../oauth/*"]],
+    ["sandbox/src/web/**/*.ts", ["../portal/*", "../oauth/*"]],
+  ].map(([files, group]) => ({
+    files: [files],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group, message: "oauth/ and portal/ share code through sandbox/src/web only" }] }],
+    },
+  })),
 );

@@ -228,8 +228,8 @@ describe("sandbox hardening: the REST API", () => {
       expect(expectProblem(r, status).requestId).toBe(r.headers.get("x-request-id"));
     });
 
-    test("a 404 outside /api/v1 is a problem too", async () => {
-      const r = await fetch(`${sb.origin}/favicon.ico`);
+    test("a 404 outside /api/v1 and the portal is a problem too", async () => {
+      const r = await fetch(`${sb.origin}/robots.txt`);
       expect(r.status).toBe(404);
       expect(r.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       Problem.parse(await r.json());

@@ -57,6 +57,8 @@ export interface TokenRecord {
   createdAt: number;
   expiresAt: number | null;
   revokedAt: number | null;
+  /** When the token last authenticated a request (to the minute: see {@link LAST_USE_RESOLUTION_MS}); null if never. */
+  lastUsedAt: number | null;
 }
 
 interface ClientRow {
@@ -81,9 +83,19 @@ interface TokenRow {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+  last_used_at: number | null;
 }
 
 const REF_LENGTH = 16;
+
+/**
+ * A token's last use is written only when the stored time is older than this: a busy token costs one
+ * small write a minute instead of one per request, and the portal shows the time to the minute anyway.
+ */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+
+/** Every token read carries its last use (a primary-key join). */
+const TOKEN_SELECT = "SELECT t.*, u.last_used_at FROM tokens t LEFT JOIN token_use u ON u.hash = t.hash";
 
 /** Confidential OAuth clients per organization (decision): enough for any team, and a bound on the table. */
 export const MAX_CLIENTS_PER_ORG = 100;
@@ -120,6 +132,7 @@ function tokenFromRow(r: TokenRow): TokenRecord {
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at ?? null,
   };
 }
 
@@ -239,7 +252,7 @@ export class Credentials {
 
   /** The stored record of a presented token, whatever its state. */
   lookupToken(token: string): TokenRecord | undefined {
-    const r = sql(this.db, "SELECT * FROM tokens WHERE hash = ?").get(digest(token)) as TokenRow | undefined;
+    const r = sql(this.db, `${TOKEN_SELECT} WHERE t.hash = ?`).get(digest(token)) as TokenRow | undefined;
     return r && tokenFromRow(r);
   }
 
@@ -250,7 +263,7 @@ export class Credentials {
 
   /** The organization's API tokens (portal: API Access), newest first. */
   listApiTokens(orgId: string): TokenRecord[] {
-    return (sql(this.db, "SELECT * FROM tokens WHERE org_id = ? AND kind = 'api' ORDER BY created_at DESC").all(orgId) as TokenRow[]).map(
+    return (sql(this.db, `${TOKEN_SELECT} WHERE t.org_id = ? AND t.kind = 'api' ORDER BY t.created_at DESC`).all(orgId) as TokenRow[]).map(
       tokenFromRow,
     );
   }
@@ -275,6 +288,7 @@ export class Credentials {
     if (r.expiresAt !== null && r.expiresAt <= Date.now()) return { ok: false, reason: "expired" };
     const permissions = permissionsOf(r.orgId);
     if (!permissions) return { ok: false, reason: "invalid" };
+    this.recordUse(token, r.lastUsedAt);
     return {
       ok: true,
       principal: {
@@ -286,5 +300,28 @@ export class Credentials {
         tokenRef: r.ref,
       },
     };
+  }
+
+  /**
+   * Records that `token` authenticated a request now, unless the stored time is recent enough. Best effort:
+   * the request it authenticates must neither fail nor wait because the write lock is taken.
+   */
+  private recordUse(token: string, lastUsedAt: number | null): void {
+    const now = Date.now();
+    if (lastUsedAt !== null && now - lastUsedAt < LAST_USE_RESOLUTION_MS) return;
+    // Never wait for the write lock here (another process, say the CLI, may hold it): the request goes on
+    // at once and a later one records the use.
+    const busyTimeout = this.db.pragma("busy_timeout", { simple: true });
+    this.db.pragma("busy_timeout = 0");
+    try {
+      sql(
+        this.db,
+        "INSERT INTO token_use (hash, last_used_at) VALUES (?, ?) ON CONFLICT (hash) DO UPDATE SET last_used_at = excluded.last_used_at",
+      ).run(digest(token), now);
+    } catch {
+      // SQLITE_BUSY: not recorded this time.
+    } finally {
+      this.db.pragma(`busy_timeout = ${Number(busyTimeout)}`);
+    }
   }
 }

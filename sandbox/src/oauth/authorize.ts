@@ -2,9 +2,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
-import { formFields } from "../portal/form-fields";
-import { signedInUser } from "../portal/session";
-import { signInUrl } from "../portal/sign-in";
+import { formFields } from "../web/form-fields";
+import { signedInUser } from "../web/session";
+import { signInUrl } from "../web/sign-in-url";
 import { redirectWith, scopesForOrganization, validateAuthorization, type ValidAuthorization } from "./authorization-request";
 import { AuthorizationFailure, UntrustedRedirect } from "../errors";
 import { sendAuthorizationErrorPage, sendConsentPage } from "./consent-page";

@@ -1,8 +1,8 @@
 import type { Scope } from "@cloudcost/api";
 import type { FastifyReply } from "fastify";
 import type { User } from "../identity/users";
-import { html } from "../portal/html";
-import { sendPage } from "../portal/layout";
+import { html } from "../web/html";
+import { sendPage } from "../web/layout";
 import type { ValidAuthorization } from "./authorization-request";
 
 const SCOPE_TEXT: Record<Scope, string> = {

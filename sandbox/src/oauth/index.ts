@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { identityStores } from "../identity/identity-stores";
-import { registerWebPlugins } from "../portal/web-plugins";
+import { registerWebPlugins } from "../web/plugins";
 import { registerAuthorizeEndpoint } from "./authorize";
 import { oauthErrorHandler } from "./error-handler";
 import { registerIntrospectionEndpoint } from "./introspection";

@@ -1,34 +1,154 @@
-import type { BudgetAlert } from "@cloudcost/api";
+import { AlertInput, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
-import { registerGroupScopedList, scopeName } from "./group-scoped-list";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
+import { budgetBar } from "./budget-bar";
+import {
+  checkboxField,
+  inputField,
+  listField,
+  numberField,
+  optionalText,
+  selectField,
+  text,
+  textareaField,
+  type FormState,
+} from "./form-controls";
+import { coverOptions, registerGroupScopedPages, scopeName } from "./group-scoped-pages";
+import { money } from "./money";
 import type { PortalView } from "./portal-page";
 
-/** One formatter per currency: building an Intl.NumberFormat costs far more than using one, and a page formats three amounts per alert. */
-const formatters = new Map<string, Intl.NumberFormat>();
-function money(amount: number, currency: string): string {
-  let format = formatters.get(currency);
-  if (!format) formatters.set(currency, (format = new Intl.NumberFormat("en-US", { style: "currency", currency })));
-  return format.format(amount);
+/** Threshold rows a form offers: the alert's own plus blank ones to add, at least this many. */
+const MIN_THRESHOLD_ROWS = 3;
+
+/**
+ * Threshold rows the page offers at most: one more than the API allows, so the API's own limit is what a
+ * person meets. Row numbers beyond are not the page's and are ignored (a forged `thresholds.99999999.percent`
+ * must not make the page render a hundred million rows).
+ */
+const MAX_THRESHOLD_ROWS = MAX_THRESHOLDS + 1;
+
+/** The threshold row numbers present in a form, in order. */
+const rowNumbers = (form: Readonly<Record<string, unknown>>): number[] =>
+  Object.keys(form)
+    .map((k) => Number(/^thresholds\.(\d{1,2})\.percent$/.exec(k)?.[1] ?? NaN))
+    .filter((n) => n < MAX_THRESHOLD_ROWS)
+    .sort((a, b) => a - b);
+
+/** The rows that hold a threshold (a blank percent drops its row). */
+const thresholdRows = (form: Readonly<Record<string, unknown>>): number[] =>
+  rowNumbers(form).filter((n) => text(form, `thresholds.${n}.percent`).trim() !== "");
+
+/** The alert a form stands for: blank threshold rows are skipped; `webhookUrl` blank is none; `groupId` blank is the whole organization. */
+function candidate(form: Readonly<Record<string, unknown>>): unknown {
+  const webhook = text(form, "webhookUrl").trim();
+  return {
+    name: optionalText(form, "name"),
+    amount: numberField(form, "amount"),
+    currency: optionalText(form, "currency")?.trim(),
+    period: optionalText(form, "period"),
+    groupId: text(form, "groupId") === "" ? null : text(form, "groupId"),
+    thresholds: thresholdRows(form).map((n) => ({
+      percent: numberField(form, `thresholds.${n}.percent`),
+      basis: optionalText(form, `thresholds.${n}.basis`),
+    })),
+    recipients: listField(form, "recipients"),
+    webhookUrl: webhook === "" ? null : webhook,
+    enabled: text(form, "enabled") !== "",
+  };
 }
 
-function alertRow(view: PortalView, a: BudgetAlert): SafeHtml {
-  const used = a.amount > 0 ? Math.round((a.currentSpend / a.amount) * 100) : 0;
-  return html`<tr><td>${a.name}</td><td>${scopeName(view, a.groupId)}</td><td>${a.period} (${a.periodStart} – ${a.periodEnd})</td><td>${money(a.amount, a.currency)}</td>
-<td>${money(a.currentSpend, a.spendCurrency)} (${used}% of budget)</td><td>${money(a.forecastedSpend, a.spendCurrency)}</td>
-<td>${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}</td><td>${a.enabled ? "enabled" : "disabled"}</td></tr>`;
+/** `thresholds.1.percent` of the input is the form's second non-blank row, whatever its number. */
+function fieldPath(path: string, form: Readonly<Record<string, unknown>>): string {
+  const m = /^thresholds\.(\d+)(\..*)?$/.exec(path);
+  if (!m) return path;
+  const row = thresholdRows(form)[Number(m[1])];
+  return row === undefined ? path : `thresholds.${row}${m[2] ?? ""}`;
 }
 
-/** Read-only list of budget alerts with current spend against budget. */
+function formOf(a: BudgetAlert): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    name: a.name,
+    amount: String(a.amount),
+    currency: a.currency,
+    period: a.period,
+    groupId: a.groupId ?? "",
+    recipients: a.recipients.join("\n"),
+    webhookUrl: a.webhookUrl ?? "",
+    enabled: a.enabled ? "on" : "",
+  };
+  a.thresholds.forEach((t, i) => {
+    values[`thresholds.${i}.percent`] = String(t.percent);
+    values[`thresholds.${i}.basis`] = t.basis;
+  });
+  return values;
+}
+
+function thresholdFields(state: FormState): SafeHtml {
+  const used = rowNumbers(state.values);
+  const count = Math.min(MAX_THRESHOLD_ROWS, Math.max(MIN_THRESHOLD_ROWS, used.length === 0 ? 0 : Math.max(...used) + 2));
+  const bases = ThresholdBasis.options.map((b): [string, string] => [b, b === "actual" ? "spend so far" : "forecast"]);
+  return html`<fieldset><legend>Thresholds (percent of the amount; leave a row blank to drop it)</legend>${[...Array(count).keys()].map(
+    (n) =>
+      html`<div class="actions">${inputField(state, { name: `thresholds.${n}.percent`, label: `Threshold ${n + 1} percent`, inputmode: "decimal" })}${selectField(state, { name: `thresholds.${n}.basis`, label: `Threshold ${n + 1} basis`, options: bases })}</div>`,
+  )}${
+    state.errors.some((e) => e.path === "thresholds")
+      ? html`<p class="field-error">${state.errors
+          .filter((e) => e.path === "thresholds")
+          .map((e) => e.message)
+          .join("; ")}</p>`
+      : ""
+  }</fieldset>`;
+}
+
+function fields(view: PortalView, state: FormState): SafeHtml {
+  return html`${inputField(state, { name: "name", label: "Name", required: true })}
+${inputField(state, { name: "amount", label: "Amount", inputmode: "decimal", required: true, hint: "per period, at most two decimals" })}
+${inputField(state, { name: "currency", label: "Currency", hint: "ISO 4217 code, e.g. USD" })}
+${selectField(state, { name: "period", label: "Period", options: BudgetPeriod.options.map((p): [string, string] => [p, p]) })}
+${selectField(state, { name: "groupId", label: "Covers", options: coverOptions(view) })}
+${thresholdFields(state)}
+${textareaField(state, { name: "recipients", label: "Recipients", hint: "e-mail addresses, one per line" })}
+${inputField(state, { name: "webhookUrl", label: "Webhook URL", type: "url", hint: "optional; https, or http to localhost" })}
+${checkboxField(state, { name: "enabled", label: "Enabled" })}`;
+}
+
+function alertRow(view: PortalView, a: BudgetAlert): (SafeHtml | string)[] {
+  return [
+    a.name,
+    scopeName(view, a.groupId),
+    `${a.period} (${a.periodStart} – ${a.periodEnd})`,
+    money(a.amount, a.currency),
+    budgetBar(a),
+    html`${a.thresholds.map((t) => html`${t.percent}% ${t.basis}<br>`)}`,
+    a.enabled ? "enabled" : "disabled",
+  ];
+}
+
+/** Budget alerts: each with its spend and forecast against the budget, created, edited and deleted like through the API. */
 export function registerAlertsPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  registerGroupScopedList(app, ctx, stores, {
+  registerGroupScopedPages(app, ctx, stores, {
     path: "/portal/alerts",
     title: "Budget alerts",
-    noun: "budget alerts",
-    items: (c, orgId) => c.alerts.list(orgId),
-    headers: ["Name", "Covers", "Period", "Budget", "Spend so far", "Forecast", "Thresholds", "State"],
+    noun: "budget alert",
+    plural: "budget alerts",
+    schema: AlertInput,
+    store: (c) => c.alerts,
+    candidate,
+    fieldPath,
+    defaults: {
+      currency: "USD",
+      period: "monthly",
+      "thresholds.0.percent": "80",
+      "thresholds.0.basis": "actual",
+      "thresholds.1.percent": "100",
+      "thresholds.1.basis": "forecast",
+      enabled: "on",
+    },
+    formOf,
+    fields,
+    headers: ["Name", "Covers", "Period", "Budget", "Spend and forecast", "Thresholds", "State"],
     row: alertRow,
   });
 }

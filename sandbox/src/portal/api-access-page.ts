@@ -4,17 +4,17 @@ import type { SandboxContext } from "../service/context";
 import type { NewClient } from "../identity/credentials";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
-import { formFields } from "./form-fields";
-import { html, type SafeHtml } from "./html";
+import { formFields } from "../web/form-fields";
+import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
+import { timeText } from "./time-text";
+import { ACTIONS, dataTable } from "./data-table";
 
 const PATH = "/portal/api-access";
 const TITLE = "API Access";
 
 /** Something to show once (a new secret) or a problem with the last form. */
 type Notice = { secret: SafeHtml } | { error: string };
-
-const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString());
 
 function scopeBoxes(permitted: readonly Scope[]): SafeHtml {
   return html`<fieldset><legend>Scopes</legend>${permitted.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`)}</fieldset>`;
@@ -26,23 +26,34 @@ function tokensSection(ctx: SandboxContext, view: PortalView, permitted: readonl
     const state = t.revokedAt !== null ? "revoked" : t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
     const revoke =
       state === "active"
-        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit">Revoke</button></form>`
+        ? html`<form class="inline" method="post" action="${PATH}/tokens/revoke">${csrfField(view)}<input type="hidden" name="ref" value="${t.ref}"><button type="submit" aria-label="Revoke token ${t.label} (created ${new Date(t.createdAt).toISOString()})">Revoke</button></form>`
         : "";
-    return html`<tr><td>${t.label}</td><td>${t.scopes.join(" ")}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${state}</td><td>${revoke}</td></tr>`;
+    return [
+      t.label,
+      t.scopes.join(" "),
+      timeText(t.createdAt, now),
+      timeText(t.lastUsedAt, now),
+      timeText(t.expiresAt, now),
+      state,
+      revoke,
+    ];
   });
-  return html`<h2>API tokens</h2>${rows.length ? html`<table><thead><tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No API tokens.</p>`}
-<form method="post" action="${PATH}/tokens">${csrfField(view)}<label>Label <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
+  return html`<h2>API tokens</h2>${rows.length ? dataTable(["Name", "Scopes", "Created", "Last used", "Expires", "State", ACTIONS], rows) : html`<p>No API tokens.</p>`}
+<h3>Create an API token</h3><form method="post" action="${PATH}/tokens" class="panel">${csrfField(view)}<label>Name <input name="label" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create API token</button></form>`;
 }
 
 function clientsSection(ctx: SandboxContext, view: PortalView, permitted: readonly Scope[]): SafeHtml {
   const rows = ctx.credentials
     .listClients(view.user.orgId)
-    .map(
-      (c) =>
-        html`<tr><td>${c.name}</td><td><code>${c.id}</code></td><td>${c.scopes.join(" ")}</td><td>${c.createdAt}</td><td><form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit">Delete</button></form></td></tr>`,
-    );
-  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? html`<table><thead><tr><th>Name</th><th>Client ID</th><th>Allowed scopes</th><th>Created</th><th></th></tr></thead><tbody>${rows}</tbody></table>` : html`<p>No OAuth clients.</p>`}
-<form method="post" action="${PATH}/clients">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
+    .map((c) => [
+      c.name,
+      html`<code>${c.id}</code>`,
+      c.scopes.join(" "),
+      timeText(Date.parse(c.createdAt), Date.now()),
+      html`<form class="inline" method="post" action="${PATH}/clients/delete">${csrfField(view)}<input type="hidden" name="client_id" value="${c.id}"><button type="submit" aria-label="Delete client ${c.name} (${c.id})">Delete</button></form>`,
+    ]);
+  return html`<h2>OAuth clients (client credentials)</h2>${rows.length ? dataTable(["Name", "Client ID", "Allowed scopes", "Created", ACTIONS], rows) : html`<p>No OAuth clients.</p>`}
+<h3>Create an OAuth client</h3><form method="post" action="${PATH}/clients" class="panel">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label>${scopeBoxes(permitted)}<button type="submit">Create OAuth client</button></form>
 <p>Deleting a client invalidates every token it issued.</p>`;
 }
 
@@ -67,7 +78,7 @@ function readCreateForm(
   field: "label" | "name",
 ): { name: string; scopes: Scope[] } | string {
   const name = typeof form[field] === "string" ? (form[field] as string).trim() : "";
-  if (name.length < 1 || name.length > 100) return `${field === "label" ? "Label" : "Name"} must be 1 to 100 characters.`;
+  if (name.length < 1 || name.length > 100) return "Name must be 1 to 100 characters.";
   const raw = form.scopes === undefined ? [] : ([] as unknown[]).concat(form.scopes);
   const permitted = ctx.orgs.permissions(view.user.orgId);
   const scopes = ALL_SCOPES.filter((s) => raw.includes(s));

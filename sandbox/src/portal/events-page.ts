@@ -5,7 +5,7 @@ import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
 import { redeliverWebhook } from "../service/redeliver-webhook";
 import { fieldOf } from "../validation";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 import { problemPage } from "./problem-page";
 

@@ -1,53 +1,118 @@
-import type { CloudGroup } from "@cloudcost/api";
-import type { FastifyInstance } from "fastify";
+import { CreateGroup, UpdateGroup, type CloudGroup } from "@cloudcost/api";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
-import { ServiceError } from "../errors";
-import { formFields } from "./form-fields";
-import { html, type SafeHtml } from "./html";
+import { writeTransaction } from "../store/connection";
+import { fieldOf } from "../validation";
+import { formFields } from "../web/form-fields";
+import { html, type SafeHtml } from "../web/html";
+import { ACTIONS, dataTable } from "./data-table";
+import { blankForm, errorSummary, inputField, optionalText, parseInput, serviceErrors, type FormState } from "./form-controls";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 
 const PATH = "/portal/groups";
+const TITLE = "Cloud Groups";
 
-function groupRows(groups: readonly CloudGroup[]): SafeHtml {
+function groupRows(view: PortalView, groups: readonly CloudGroup[]): SafeHtml {
   if (groups.length === 0) return html`<p>No Cloud Groups yet.</p>`;
-  return html`<table><thead><tr><th>Name</th><th>Description</th><th>Created through</th><th>Members</th><th>ID</th></tr></thead><tbody>${groups.map(
-    (g) =>
-      html`<tr><td>${g.name}</td><td>${g.description}</td><td>${g.source === "api" ? "API" : "portal"}</td><td>${g.members.length === 0 ? "none" : g.members.map((m) => html`${m.provider}:${m.accountId}<br>`)}</td><td><code>${g.id}</code></td></tr>`,
-  )}</tbody></table>`;
+  return dataTable(
+    ["Name", "Description", "Created through", "Members", "ID", ACTIONS],
+    groups.map((g) => [
+      g.name,
+      g.description,
+      g.source === "api" ? "API" : "portal",
+      g.members.length === 0 ? "none" : html`${g.members.map((m) => html`${m.provider}:${m.accountId}<br>`)}`,
+      html`<code>${g.id}</code>`,
+      html`<div class="actions"><a href="${PATH}/${g.id}/edit" aria-label="Edit Cloud Group ${g.name}">Edit</a><form class="inline" method="post" action="${PATH}/${g.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete Cloud Group ${g.name}">Delete</button></form></div>`,
+    ]),
+  );
 }
 
-function body(view: PortalView, error?: ServiceError): SafeHtml {
+const groupFields = (state: FormState): SafeHtml =>
+  html`${inputField(state, { name: "name", label: "Name", required: true })}${inputField(state, { name: "description", label: "Description" })}`;
+
+function listBody(view: PortalView, create: FormState, problem?: FormState): SafeHtml {
   const shown = view.selected ? [view.selected] : view.groups;
-  const problem = error
-    ? html`<div class="error" role="alert"><p>${error.message}</p><ul>${(error.errors ?? []).map((e) => html`<li>${e.path.replace(/^body\./, "")}: ${e.message}</li>`)}</ul></div>`
-    : "";
-  return html`${groupRows(shown)}
-<h2>Create a Cloud Group</h2>${problem}
-<form method="post" action="${PATH}">${csrfField(view)}<label>Name <input name="name" required maxlength="100"></label><label>Description <input name="description" maxlength="500"></label><button type="submit">Create group</button></form>
+  return html`${problem ? errorSummary(problem) : ""}${groupRows(view, shown)}
+<h2>Create a Cloud Group</h2>${errorSummary(create)}
+<form method="post" action="${PATH}" class="panel" novalidate>${csrfField(view)}${groupFields(create)}<button type="submit">Create group</button></form>
 <p>Members are assigned through the API's membership endpoints.</p>`;
 }
 
-/** Cloud Groups: the same store as the API, so a group created either way is the same kind of object (spec rule 1). */
+const sendList = (reply: FastifyReply, view: PortalView, create: FormState, status = 200, problem?: FormState) =>
+  sendPortalPage(reply, view, PATH, TITLE, listBody(view, create, problem), status);
+
+function sendEdit(reply: FastifyReply, view: PortalView, group: CloudGroup, state: FormState, status = 200): FastifyReply {
+  const body = html`${errorSummary(state)}<form method="post" action="${PATH}/${group.id}" class="panel" novalidate>${csrfField(view)}${groupFields(state)}
+<p class="actions"><button type="submit">Save changes</button> <a href="${PATH}">Cancel</a></p></form>`;
+  return sendPortalPage(reply, view, PATH, `Edit Cloud Group “${group.name}”`, body, status);
+}
+
+const groupIdOf = (params: unknown): string => {
+  const id = fieldOf(params, "id");
+  return typeof id === "string" ? id : "";
+};
+
+/**
+ * Cloud Groups: the same store as the API, so a group created either way is the same kind of object (spec
+ * rule 1); forms are parsed with the contract's `CreateGroup`/`UpdateGroup` and saved with the API's store calls.
+ */
 export function registerGroupsPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
+  const guarded = { preHandler: app.csrfProtection };
+  const signedIn = (handler: Parameters<typeof signedInPage>[2]) => signedInPage(ctx, stores, handler);
   app.get(
     PATH,
-    signedInPage(ctx, stores, (view, _request, reply) => sendPortalPage(reply, view, PATH, "Cloud Groups", body(view))),
+    signedIn((view, _request, reply) => sendList(reply, view, blankForm())),
   );
   app.post(
     PATH,
-    { preHandler: app.csrfProtection },
-    signedInPage(ctx, stores, (view, request, reply) => {
+    guarded,
+    signedIn((view, request, reply) => {
       const form = formFields(request);
+      const parsed = parseInput(CreateGroup, { name: optionalText(form, "name"), description: optionalText(form, "description") });
+      if (!parsed.ok) return sendList(reply, view, { values: form, errors: parsed.errors }, 400);
       try {
-        ctx.groups.create(
-          view.user.orgId,
-          { name: form.name as string, description: (form.description as string | undefined) ?? "" },
-          "portal",
-        );
-      } catch (e) {
-        if (!(e instanceof ServiceError) || e.status >= 500) throw e;
-        return sendPortalPage(reply, view, PATH, "Cloud Groups", body(view, e), e.status);
+        writeTransaction(ctx.db, () => ctx.groups.create(view.user.orgId, parsed.data, "portal"));
+      } catch (error) {
+        const refused = serviceErrors(error);
+        return sendList(reply, view, { values: form, errors: refused.errors }, refused.status);
+      }
+      return reply.redirect(PATH, 303);
+    }),
+  );
+  app.get(
+    `${PATH}/:id/edit`,
+    signedIn((view, request, reply) => {
+      const group = ctx.groups.require(view.user.orgId, groupIdOf(request.params));
+      return sendEdit(reply, view, group, blankForm({ name: group.name, description: group.description }));
+    }),
+  );
+  app.post(
+    `${PATH}/:id`,
+    guarded,
+    signedIn((view, request, reply) => {
+      const group = ctx.groups.require(view.user.orgId, groupIdOf(request.params));
+      const form = formFields(request);
+      const parsed = parseInput(UpdateGroup, { name: optionalText(form, "name"), description: optionalText(form, "description") });
+      if (!parsed.ok) return sendEdit(reply, view, group, { values: form, errors: parsed.errors }, 400);
+      try {
+        writeTransaction(ctx.db, () => ctx.groups.update(view.user.orgId, group.id, parsed.data));
+      } catch (error) {
+        const refused = serviceErrors(error);
+        return sendEdit(reply, view, group, { values: form, errors: refused.errors }, refused.status);
+      }
+      return reply.redirect(PATH, 303);
+    }),
+  );
+  app.post(
+    `${PATH}/:id/delete`,
+    guarded,
+    signedIn((view, request, reply) => {
+      try {
+        writeTransaction(ctx.db, () => ctx.groups.delete(view.user.orgId, groupIdOf(request.params)));
+      } catch (error) {
+        const refused = serviceErrors(error);
+        return sendList(reply, view, blankForm(), refused.status, { values: {}, errors: refused.errors });
       }
       return reply.redirect(PATH, 303);
     }),

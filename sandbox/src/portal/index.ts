@@ -1,31 +1,18 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { identityStores } from "../identity/identity-stores";
+import { registerAccountsPage } from "./accounts-page";
 import { registerAlertsPage } from "./alerts-page";
+import { registerPortalAssets } from "./assets";
+import { registerCostsPage } from "./costs-page";
+import { portalErrorHandler, registerErrorPages } from "./error-pages";
 import { registerApiAccessPage } from "./api-access-page";
 import { registerEventsPage } from "./events-page";
 import { registerGroupsPage } from "./groups-page";
-import { html } from "./html";
-import { sendPage } from "./layout";
 import { registerOutboxPage } from "./outbox-page";
 import { registerReportsPage } from "./reports-page";
 import { registerSignIn } from "./sign-in";
-import { registerWebPlugins } from "./web-plugins";
-
-/** Portal errors are pages: a failed CSRF check explains itself, anything unexpected is logged and never shown. */
-function portalErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error.statusCode === 403)
-    return sendPage(
-      reply,
-      403,
-      "Form expired",
-      html`<p class="error">The form has expired or did not come from this site (CSRF check failed). <a href="/portal/groups">Reload the portal</a> and try again.</p>`,
-    );
-  if (error.statusCode !== undefined && error.statusCode < 500)
-    return sendPage(reply, error.statusCode, "Bad request", html`<p class="error">The request is malformed.</p>`);
-  request.log.error({ err: error }, "portal page failed");
-  return sendPage(reply, 500, "Something went wrong", html`<p class="error">Internal error; see the sandbox log.</p>`);
-}
+import { registerWebPlugins } from "../web/plugins";
 
 /** Registers the portal's server-rendered pages under `/portal` in their own encapsulated scope. */
 export async function registerPortal(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
@@ -41,5 +28,9 @@ export async function registerPortal(app: FastifyInstance, ctx: SandboxContext):
     registerApiAccessPage(scope, ctx, stores);
     registerEventsPage(scope, ctx, stores);
     registerOutboxPage(scope, ctx, stores);
+    registerCostsPage(scope, ctx, stores);
+    registerAccountsPage(scope, ctx, stores);
+    registerPortalAssets(scope);
+    registerErrorPages(scope);
   });
 }

@@ -5,7 +5,7 @@ import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
 import { AttachmentParams, type OutboxMessage } from "../events/controls-contract";
 import { fieldOf } from "../validation";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
 import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";
 import { problemPage } from "./problem-page";
 

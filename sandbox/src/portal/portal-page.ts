@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import type { User } from "../identity/users";
-import { html, type SafeHtml } from "./html";
-import { sendPage } from "./layout";
-import { signedInUser } from "./session";
-import { signInUrl } from "./sign-in";
+import { html, type SafeHtml } from "../web/html";
+import { sendPage, type PageOptions } from "../web/layout";
+import { signedInUser } from "../web/session";
+import { signInUrl } from "../web/sign-in-url";
 import { fieldOf } from "../validation";
 
 /** What every signed-in portal page knows: who, the CSRF token for its forms, and the global filter's selection. */
@@ -32,6 +32,8 @@ export function signedInPage(ctx: SandboxContext, stores: IdentityStores, handle
 }
 
 const PAGES = [
+  ["/portal/costs", "Costs"],
+  ["/portal/accounts", "Accounts"],
   ["/portal/groups", "Cloud Groups"],
   ["/portal/alerts", "Budget alerts"],
   ["/portal/reports", "Scheduled reports"],
@@ -57,8 +59,9 @@ export function sendPortalPage(
   title: string,
   body: SafeHtml,
   status = 200,
+  options?: PageOptions,
 ): FastifyReply {
-  return sendPage(reply, status, title, body, header(view, path));
+  return sendPage(reply, status, title, body, header(view, path), options);
 }
 
 /** A hidden CSRF field for a form of this page. */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { html } from "./html";
+import { html } from "../web/html";
 import { sendPortalPage, type PortalView } from "./portal-page";
 
 /**

@@ -1,10 +1,22 @@
-import type { ScheduledReport } from "@cloudcost/api";
+import { DayOfWeek, Frequency, ReportFormat, ReportInput, ReportKind, type ScheduledReport } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
-import { registerGroupScopedList, scopeName } from "./group-scoped-list";
-import { html, type SafeHtml } from "./html";
+import { html, type SafeHtml } from "../web/html";
+import {
+  checkboxField,
+  inputField,
+  listField,
+  numberField,
+  optionalText,
+  selectField,
+  text,
+  textareaField,
+  type FormState,
+} from "./form-controls";
+import { coverOptions, registerGroupScopedPages, scopeName } from "./group-scoped-pages";
 import type { PortalView } from "./portal-page";
+import { timeText } from "./time-text";
 
 function schedule(r: ScheduledReport): string {
   const s = r.schedule;
@@ -12,18 +24,87 @@ function schedule(r: ScheduledReport): string {
   return `${s.frequency}${day} at ${s.time} ${s.timezone}`;
 }
 
-function reportRow(view: PortalView, r: ScheduledReport): SafeHtml {
-  return html`<tr><td>${r.name}</td><td>${r.report}</td><td>${scopeName(view, r.groupId)}</td><td>${schedule(r)}</td><td>${r.format}</td><td>${r.recipients.join(", ")}</td><td>${r.nextRunAt ?? "disabled"}</td></tr>`;
+/** Blank day fields are absent, so the schema says which one the chosen frequency requires or refuses (as the API does). */
+function candidate(form: Readonly<Record<string, unknown>>): unknown {
+  const dayOfWeek = text(form, "dayOfWeek");
+  return {
+    name: optionalText(form, "name"),
+    report: optionalText(form, "report"),
+    groupId: text(form, "groupId") === "" ? null : text(form, "groupId"),
+    schedule: {
+      frequency: optionalText(form, "frequency"),
+      ...(dayOfWeek === "" ? {} : { dayOfWeek }),
+      ...(numberField(form, "dayOfMonth") === undefined ? {} : { dayOfMonth: numberField(form, "dayOfMonth") }),
+      time: optionalText(form, "time")?.trim(),
+      timezone: optionalText(form, "timezone")?.trim(),
+    },
+    format: optionalText(form, "format"),
+    recipients: listField(form, "recipients"),
+    enabled: text(form, "enabled") !== "",
+  };
 }
 
-/** Read-only list of scheduled reports. */
+/** The schedule's fields stand alone on the form. */
+const fieldPath = (path: string): string => path.replace(/^schedule\./, "");
+
+const formOf = (r: ScheduledReport): Record<string, unknown> => ({
+  name: r.name,
+  report: r.report,
+  groupId: r.groupId ?? "",
+  frequency: r.schedule.frequency,
+  dayOfWeek: r.schedule.dayOfWeek ?? "",
+  dayOfMonth: r.schedule.dayOfMonth === null ? "" : String(r.schedule.dayOfMonth),
+  time: r.schedule.time,
+  timezone: r.schedule.timezone,
+  format: r.format,
+  recipients: r.recipients.join("\n"),
+  enabled: r.enabled ? "on" : "",
+});
+
+const choices = (options: readonly string[]): [string, string][] => options.map((o): [string, string] => [o, o]);
+
+function fields(view: PortalView, state: FormState): SafeHtml {
+  return html`${inputField(state, { name: "name", label: "Name", required: true })}
+${selectField(state, { name: "report", label: "Report", options: choices(ReportKind.options) })}
+${selectField(state, { name: "groupId", label: "Covers", options: coverOptions(view) })}
+<fieldset><legend>Schedule</legend>
+${selectField(state, { name: "frequency", label: "Frequency", options: choices(Frequency.options) })}
+${selectField(state, { name: "dayOfWeek", label: "Day of the week", hint: "weekly only", options: [["", "—"], ...choices(DayOfWeek.options)] })}
+${inputField(state, { name: "dayOfMonth", label: "Day of the month", hint: "monthly only, 1–31", inputmode: "numeric" })}
+${inputField(state, { name: "time", label: "Time", hint: "HH:MM, 24-hour" })}
+${inputField(state, { name: "timezone", label: "Time zone", hint: "IANA name, e.g. Europe/Berlin" })}</fieldset>
+${selectField(state, { name: "format", label: "Format", options: choices(ReportFormat.options) })}
+${textareaField(state, { name: "recipients", label: "Recipients", hint: "e-mail addresses, one per line" })}
+${checkboxField(state, { name: "enabled", label: "Enabled" })}`;
+}
+
+function reportRow(view: PortalView, r: ScheduledReport): (SafeHtml | string)[] {
+  return [
+    r.name,
+    r.report,
+    scopeName(view, r.groupId),
+    schedule(r),
+    r.format,
+    r.recipients.join(", "),
+    r.nextRunAt === null ? "disabled" : timeText(Date.parse(r.nextRunAt), Date.now()),
+  ];
+}
+
+/** Scheduled reports, created, edited and deleted like through the API. */
 export function registerReportsPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  registerGroupScopedList(app, ctx, stores, {
+  registerGroupScopedPages(app, ctx, stores, {
     path: "/portal/reports",
     title: "Scheduled reports",
-    noun: "scheduled reports",
-    items: (c, orgId) => c.reports.list(orgId),
-    headers: ["Name", "Report", "Covers", "Schedule", "Format", "Recipients", "Next run (UTC)"],
+    noun: "scheduled report",
+    plural: "scheduled reports",
+    schema: ReportInput,
+    store: (c) => c.reports,
+    candidate,
+    fieldPath,
+    defaults: { report: "summary", frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "UTC", format: "csv", enabled: "on" },
+    formOf,
+    fields,
+    headers: ["Name", "Report", "Covers", "Schedule", "Format", "Recipients", "Next run"],
     row: reportRow,
   });
 }

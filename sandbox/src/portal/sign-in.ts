@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
+import { DEMO_USER } from "../identity/bootstrap";
 import { AttemptLimiter, giveBackAttempt, takeAttempt } from "../identity/attempt-limiter";
-import { formFields } from "./form-fields";
-import { html } from "./html";
-import { sendPage } from "./layout";
-import { endSession, signedInUser, startSession } from "./session";
+import { formFields } from "../web/form-fields";
+import { html } from "../web/html";
+import { sendPage } from "../web/layout";
+import { endSession, signedInUser, startSession } from "../web/session";
 import { fieldOf } from "../validation";
 
 /** Failed sign-ins allowed per client address and e-mail address within the window (decision: 5 per 15 minutes). */
@@ -37,17 +38,13 @@ export function safeNext(next: unknown): string {
   return allowed ? `${url.pathname}${url.search}` : HOME;
 }
 
-export function signInUrl(next: string): string {
-  return `/portal/sign-in?${new URLSearchParams({ next }).toString()}`;
-}
-
 function sendSignInPage(reply: FastifyReply, status: number, next: string, csrfToken: string, error?: string): FastifyReply {
   const body = html`${error ? html`<p class="error" role="alert">${error}</p>` : ""}
 <form method="post" action="/portal/sign-in"><input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="next" value="${next}">
 <label>E-mail <input type="email" name="email" autocomplete="username" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button></form>
-<p>The sandbox's seeded user is documented in sandbox/OAUTH.md.</p>`;
+<p>This sandbox starts with a demo user: <strong>${DEMO_USER.email}</strong>, password <code>${DEMO_USER.password}</code> (it is local; <code>cloudcost-sandbox serve</code> prints the same).</p>`;
   return sendPage(reply, status, "Sign in", body);
 }
 

@@ -58,7 +58,12 @@ CREATE INDEX IF NOT EXISTS tokens_client ON tokens (client_id);
 CREATE INDEX IF NOT EXISTS tokens_family ON tokens (family);
 CREATE INDEX IF NOT EXISTS tokens_org ON tokens (org_id, kind);
 CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens (expires_at);
-CREATE INDEX IF NOT EXISTS tokens_revocation ON tokens (revoked_at);`;
+CREATE INDEX IF NOT EXISTS tokens_revocation ON tokens (revoked_at);
+-- when a token last authenticated a request; its own table so data folders made before it need no ALTER
+CREATE TABLE IF NOT EXISTS token_use (
+  hash TEXT PRIMARY KEY REFERENCES tokens(hash) ON DELETE CASCADE,
+  last_used_at INTEGER NOT NULL
+);`;
 
 /** Tables of identity/users. */
 const USER_SCHEMA = `
