@@ -182,6 +182,8 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
       ["reports", "/portal/reports"],
       ["report-new", "/portal/reports/new"],
       ["api-access", "/portal/api-access"],
+      ["events", "/portal/events"],
+      ["outbox", "/portal/outbox"],
     ] as const;
     for (const [name, path] of pages) {
       const response = await page.goto(`${sb.origin}${path}`);
