@@ -1,4 +1,4 @@
-import { EventId, PageQuery, type Delivery, type Event } from "@cloudcost/api";
+import { EventId, type Delivery, type Event } from "@cloudcost/api";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
@@ -7,6 +7,7 @@ import { redeliverWebhook } from "../service/redeliver-webhook";
 import { fieldOf } from "../validation";
 import { html, type SafeHtml } from "../web/html";
 import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
+import { pagedListPage } from "./paged-list-page";
 import { problemPage } from "./problem-page";
 
 const PATH = "/portal/events";
@@ -87,21 +88,7 @@ function sendDetail(ctx: SandboxContext, view: PortalView, reply: FastifyReply, 
  * that does what `POST /events/{eventId}/redeliver` does.
  */
 export function registerEventsPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  app.get(
-    PATH,
-    signedInPage(ctx, stores, (view, request, reply) => {
-      const query = PageQuery.safeParse({ cursor: fieldOf(request.query, "cursor") });
-      if (!query.success) return problemPage(reply, view, PATH, 400, "That page of events does not exist.");
-      try {
-        return sendPortalPage(reply, view, PATH, TITLE, listBody(ctx, view, query.data.cursor));
-      } catch (error) {
-        // A forged or foreign cursor (store/paging.ts) is the visitor's mistake, not a server error.
-        if (error instanceof ServiceError && error.status === 400)
-          return problemPage(reply, view, PATH, 400, "That page of events does not exist.");
-        throw error;
-      }
-    }),
-  );
+  app.get(PATH, pagedListPage(ctx, stores, { path: PATH, title: TITLE, noun: "events", body: listBody }));
   app.get(
     `${PATH}/:eventId`,
     signedInPage(ctx, stores, (view, request, reply) => {

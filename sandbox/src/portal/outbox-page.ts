@@ -1,12 +1,11 @@
-import { PageQuery } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";
 import { AttachmentParams, type OutboxMessage } from "../events/controls-contract";
-import { fieldOf } from "../validation";
 import { html, type SafeHtml } from "../web/html";
-import { sendPortalPage, signedInPage, type PortalView } from "./portal-page";
+import { signedInPage, type PortalView } from "./portal-page";
+import { pagedListPage } from "./paged-list-page";
 import { problemPage } from "./problem-page";
 
 const PATH = "/portal/outbox";
@@ -44,21 +43,7 @@ export function attachmentDisposition(filename: string): string {
 
 /** Outbox: the organization's captured e-mail, newest first, with each attachment downloadable (CSV, PDF). */
 export function registerOutboxPage(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores): void {
-  app.get(
-    PATH,
-    signedInPage(ctx, stores, (view, request, reply) => {
-      const query = PageQuery.safeParse({ cursor: fieldOf(request.query, "cursor") });
-      if (!query.success) return problemPage(reply, view, PATH, 400, "That page of the outbox does not exist.");
-      try {
-        return sendPortalPage(reply, view, PATH, TITLE, listBody(ctx, view, query.data.cursor));
-      } catch (error) {
-        // A forged or foreign cursor (store/paging.ts) is the visitor's mistake, not a server error.
-        if (error instanceof ServiceError && error.status === 400)
-          return problemPage(reply, view, PATH, 400, "That page of the outbox does not exist.");
-        throw error;
-      }
-    }),
-  );
+  app.get(PATH, pagedListPage(ctx, stores, { path: PATH, title: TITLE, noun: "the outbox", body: listBody }));
   app.get(
     `${PATH}/:messageId/attachments/:n`,
     signedInPage(ctx, stores, (view, request, reply) => {

@@ -2,7 +2,7 @@ import type { Page, PageQuery } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { newId } from "./ids";
 import { notFound } from "../errors";
-import { cursorPosition, toPage } from "./paging";
+import { newestPageOfTable } from "./paging";
 import { sql } from "./statements";
 
 /** What a message says about an attachment (`GET /sandbox/v1/outbox`). */
@@ -81,13 +81,7 @@ export class Outbox {
 
   /** Newest first. */
   page(orgId: string, q: PageQuery): Page<OutboxMessage> {
-    const scope = { db: this.db, list: "outbox", orgId };
-    const rows = sql(this.db, "SELECT * FROM outbox WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
-      orgId,
-      cursorPosition(scope, q, true),
-      q.limit + 1,
-    ) as Row[];
-    return toPage(scope, rows, q.limit, view);
+    return newestPageOfTable<Row, OutboxMessage>({ db: this.db, list: "outbox", orgId }, "outbox", q, view);
   }
 
   /** The message of one event to one recipient (the e-mail relay reads it). */

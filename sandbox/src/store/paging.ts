@@ -86,3 +86,13 @@ export function pageOfTable<R extends Sequenced, T>(scope: ListScope, table: str
   ) as R[];
   return toPage(scope, rows, q.limit, view);
 }
+
+/** The same, newest first (logs: scan runs, captured messages). */
+export function newestPageOfTable<R extends Sequenced, T>(scope: ListScope, table: string, q: PageQuery, view: (row: R) => T): Page<T> {
+  const rows = sql(scope.db, `SELECT * FROM ${table} WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(
+    scope.orgId,
+    cursorPosition(scope, q, true),
+    q.limit + 1,
+  ) as R[];
+  return toPage(scope, rows, q.limit, view);
+}

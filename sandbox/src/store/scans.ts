@@ -2,7 +2,7 @@ import type { Page, PageQuery, ScanRun, ScanState } from "@cloudcost/api";
 import { unitHash } from "../costs/hash";
 import { writeTransaction, type Db } from "./connection";
 import { newId } from "./ids";
-import { cursorPosition, toPage } from "./paging";
+import { newestPageOfTable } from "./paging";
 import { notFound } from "../errors";
 import type { Accounts } from "./accounts";
 import { draftFinding } from "./finding-catalog";
@@ -70,13 +70,7 @@ export class Scans {
   /** Recent runs, newest first. */
   page(orgId: string, q: PageQuery): Page<ScanRun> {
     this.advance();
-    const scope = { db: this.db, list: "scans", orgId };
-    const rows = sql(this.db, "SELECT * FROM scan_runs WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
-      orgId,
-      cursorPosition(scope, q, true),
-      q.limit + 1,
-    ) as RunRow[];
-    return toPage(scope, rows, q.limit, view);
+    return newestPageOfTable<RunRow, ScanRun>({ db: this.db, list: "scans", orgId }, "scan_runs", q, view);
   }
 
   /**
