@@ -364,6 +364,14 @@ describe("events, the outbox and the sandbox clock", () => {
       { accountId: "111122223333", service: "EC2", amount: 1, extra: true },
     ];
     for (const json of badSpend) expectProblem(await control(sandbox, "POST", "/spend", token, json), 400);
+    // A mistyped Azure subscription is told both forms, not only the AWS rule.
+    const azureTypo = expectProblem(
+      await control(sandbox, "POST", "/spend", token, { accountId: "3f2504e0-4f89-11d3-9a0c", service: "EC2", amount: 1 }),
+      400,
+    );
+    expect(azureTypo.errors).toMatchObject([
+      { path: "body.accountId", message: "must be a connected account's ID (AWS: 12 digits; Azure: a GUID)" },
+    ]);
     expectProblem(await control(sandbox, "POST", "/spend", token, { accountId: "999999999999", service: "EC2", amount: 1 }), 422);
     const malformed = await fetch(`${sandbox.origin}/sandbox/v1/clock`, {
       method: "POST",

@@ -55,7 +55,10 @@ export type ClockChange = z.infer<typeof ClockChange>;
 /** `POST /sandbox/v1/spend`: spend added on the organization's current day. */
 export const SpendInjection = z
   .object({
-    accountId: z.union([AwsAccountId, AzureSubscriptionId], { error: "must be a connected account's ID (AWS: 12 digits; Azure: a GUID)" }),
+    // One message for both forms: a union would report only the AWS rule to someone who typed an Azure ID.
+    accountId: z.string().refine((v) => AwsAccountId.safeParse(v).success || AzureSubscriptionId.safeParse(v).success, {
+      error: "must be a connected account's ID (AWS: 12 digits; Azure: a GUID)",
+    }),
     service: TrimmedName(100),
     amount: TwoDecimalMoney.gt(0, "must be greater than 0 (spend cannot be taken back)").max(
       MAX_INJECTED_AMOUNT,
