@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { signedInAgent } from "../oauth/support/demo-user";
-import { hiddenFields, type UserAgent } from "../oauth/support/user-agent";
+import { hiddenFields, location, type UserAgent } from "../oauth/support/user-agent";
 
 /**
  * Issue 20 part 4 over plain HTTP: error pages, the sign-in page, Costs and Accounts, budget bars, create/edit/delete
@@ -359,6 +359,33 @@ describe("portal as a product", () => {
       expect(await response.text()).toContain("CSRF check failed");
     }
     expect((await api("GET", `/alerts/${target.id}`)).status).toBe(200);
+  });
+
+  test("the global Cloud Group filter survives: links, forms and the redirect after a save keep it; changing it keeps the Costs window", async () => {
+    const group = (await api<CloudGroup>("POST", "/groups", { name: "Filter kept" })).body;
+    const list = decode(await page(`/portal/alerts?group=${group.id}`));
+    expect(list).toContain(`href="/portal/alerts/new?group=${group.id}"`);
+    const form = decode(await page(`/portal/alerts/new?group=${group.id}`));
+    expect(form).toContain(`action="/portal/alerts?group=${group.id}"`);
+    const saved = await submit(`/portal/alerts/new?group=${group.id}`, `/portal/alerts?group=${group.id}`, {
+      name: "Kept in its group",
+      amount: "100",
+      currency: "USD",
+      period: "monthly",
+      groupId: group.id,
+      enabled: "on",
+      "thresholds.0.percent": "80",
+      "thresholds.0.basis": "actual",
+    });
+    expect(saved.status).toBe(303);
+    expect(location(saved)).toBe(`/portal/alerts?group=${group.id}`);
+    // The global filter's form on the Costs page sends the chosen window again (but never a list cursor).
+    const costs = decode(await page("/portal/costs?preset=custom&from=2026-01-01&to=2026-01-31&cursor=abc"));
+    const filter = /<form method="get" action="\/portal\/costs" aria-label="Global filter">(.*?)<label>/s.exec(costs)![1]!;
+    expect(filter).toContain('<input type="hidden" name="preset" value="custom">');
+    expect(filter).toContain('<input type="hidden" name="from" value="2026-01-01">');
+    expect(filter).toContain('<input type="hidden" name="to" value="2026-01-31">');
+    expect(filter).not.toContain('name="cursor"');
   });
 
   describe("Costs and Accounts", () => {

@@ -9,7 +9,7 @@ import { formFields } from "../web/form-fields";
 import { html, type SafeHtml } from "../web/html";
 import { ACTIONS, dataTable } from "./data-table";
 import { blankForm, errorSummary, parseInput, serviceErrors, type FormState } from "./form-controls";
-import { csrfField, sendPortalPage, signedInPage, type PortalView } from "./portal-page";
+import { csrfField, sendPortalPage, signedInPage, withGroup, type PortalView } from "./portal-page";
 
 /**
  * A portal table of resources that may cover one Cloud Group (alerts, reports), with create, edit and
@@ -56,7 +56,7 @@ export function registerGroupScopedPages<
 >(app: FastifyInstance, ctx: SandboxContext, stores: IdentityStores, page: GroupScopedPages<F, V>): void {
   const guarded = { preHandler: app.csrfProtection };
   const actions = (view: PortalView, item: V): SafeHtml =>
-    html`<div class="actions"><a href="${page.path}/${item.id}/edit" aria-label="Edit ${page.noun} ${item.name}">Edit</a><form class="inline" method="post" action="${page.path}/${item.id}/delete">${csrfField(view)}<button type="submit" aria-label="Delete ${page.noun} ${item.name}">Delete</button></form></div>`;
+    html`<div class="actions"><a href="${withGroup(view, `${page.path}/${item.id}/edit`)}" aria-label="Edit ${page.noun} ${item.name}">Edit</a><form class="inline" method="post" action="${withGroup(view, `${page.path}/${item.id}/delete`)}">${csrfField(view)}<button type="submit" aria-label="Delete ${page.noun} ${item.name}">Delete</button></form></div>`;
 
   const sendList = (reply: FastifyReply, view: PortalView): FastifyReply => {
     const items = page
@@ -70,14 +70,20 @@ export function registerGroupScopedPages<
             [...page.headers, ACTIONS],
             items.map((item) => [...page.row(view, item), actions(view, item)]),
           );
-    return sendPortalPage(reply, view, page.path, page.title, html`<p><a href="${page.path}/new">New ${page.noun}</a></p>${table}`);
+    return sendPortalPage(
+      reply,
+      view,
+      page.path,
+      page.title,
+      html`<p><a href="${withGroup(view, `${page.path}/new`)}">New ${page.noun}</a></p>${table}`,
+    );
   };
 
   const sendForm = (reply: FastifyReply, view: PortalView, state: FormState, existing?: V, status = 200): FastifyReply => {
     const action = existing ? `${page.path}/${existing.id}` : page.path;
     const title = existing ? `Edit ${page.noun} “${existing.name}”` : `New ${page.noun}`;
-    const body = html`${errorSummary(state)}<form method="post" action="${action}" class="panel" novalidate>${csrfField(view)}${page.fields(view, state)}
-<p class="actions"><button type="submit">${existing ? "Save changes" : `Create ${page.noun}`}</button> <a href="${page.path}">Cancel</a></p></form>`;
+    const body = html`${errorSummary(state)}<form method="post" action="${withGroup(view, action)}" class="panel" novalidate>${csrfField(view)}${page.fields(view, state)}
+<p class="actions"><button type="submit">${existing ? "Save changes" : `Create ${page.noun}`}</button> <a href="${withGroup(view, page.path)}">Cancel</a></p></form>`;
     return sendPortalPage(reply, view, page.path, title, body, status);
   };
 
@@ -98,7 +104,7 @@ export function registerGroupScopedPages<
       const refused = serviceErrors(error);
       return sendForm(reply, view, { values: form, errors: located(refused.errors) }, existing, refused.status);
     }
-    return reply.redirect(page.path, 303);
+    return reply.redirect(withGroup(view, page.path), 303);
   };
 
   const signedIn = (handler: Parameters<typeof signedInPage>[2]) => signedInPage(ctx, stores, handler);
@@ -140,7 +146,7 @@ export function registerGroupScopedPages<
     guarded,
     signedIn((view, request, reply) => {
       writeTransaction(ctx.db, () => page.store(ctx).delete(view.user.orgId, idOf(request.params)));
-      return reply.redirect(page.path, 303);
+      return reply.redirect(withGroup(view, page.path), 303);
     }),
   );
 }
