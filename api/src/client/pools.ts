@@ -1,23 +1,59 @@
-import { Pool } from "undici";
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import { isLoopbackHostname } from "../contract/loopback";
 
 /** Connections per origin; enough for Pulumi's default parallelism with room for cost reads. */
 const CONNECTIONS_PER_ORIGIN = 32;
+const KEEP_ALIVE_MS = 10_000;
 
 const pools = new Map<string, Pool>();
+/** One proxy agent per proxy setting (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), so a changed environment takes effect. */
+const proxyAgents = new Map<string, EnvHttpProxyAgent>();
 
 /** The process-wide keep-alive pool for an origin, shared by every client that talks to it. */
-export function poolFor(origin: string): Pool {
+function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool || pool.closed || pool.destroyed) {
-    pool = new Pool(origin, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: 10_000, pipelining: 1 });
+    pool = new Pool(origin, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 });
     pools.set(origin, pool);
   }
   return pool;
 }
 
-/** Closes every pool (tests, benchmarks and short scripts call it so the process can exit at once). */
+/** The proxy variables as curl and most CLIs read them: upper case first, then lower case. */
+function proxySetting(): { http?: string; https?: string; no?: string } | undefined {
+  const env = (name: string) => process.env[name.toUpperCase()] || process.env[name] || undefined;
+  const setting = { http: env("http_proxy"), https: env("https_proxy"), no: env("no_proxy") };
+  return setting.http || setting.https ? setting : undefined;
+}
+
+/**
+ * What sends a request to `origin`: through the proxy that HTTP_PROXY / HTTPS_PROXY name (NO_PROXY
+ * excepted, undici's EnvHttpProxyAgent), or straight to the origin's keep-alive pool. Loopback origins
+ * (the local sandbox) never go through a proxy, as Go's ProxyFromEnvironment does: a corporate proxy
+ * cannot reach this machine's 127.0.0.1.
+ */
+export function dispatcherFor(origin: string): Dispatcher {
+  const setting = proxySetting();
+  if (!setting || isLoopbackHostname(new URL(origin).hostname)) return poolFor(origin);
+  const key = JSON.stringify(setting);
+  let agent = proxyAgents.get(key);
+  if (!agent) {
+    agent = new EnvHttpProxyAgent({
+      httpProxy: setting.http,
+      httpsProxy: setting.https,
+      noProxy: setting.no,
+      connections: CONNECTIONS_PER_ORIGIN,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+    });
+    proxyAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes every pool and proxy agent (tests, benchmarks and short scripts call it so the process can exit at once). */
 export async function closeAllPools(): Promise<void> {
-  const all = [...pools.values()];
+  const all: Dispatcher[] = [...pools.values(), ...proxyAgents.values()];
   pools.clear();
+  proxyAgents.clear();
   await Promise.all(all.map((p) => p.close()));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ApiError } from "./api-error";
-import { poolFor } from "./pools";
+import { dispatcherFor } from "./pools";
 import type { RatePacer } from "./rate-pacer";
 import { backoffDelay, isRetryableStatus, isTransientNetworkError, parseRetryAfter, type RetryOptions } from "./retry-policy";
 
@@ -55,7 +55,8 @@ export function newIdempotencyKey(): string {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function attemptOnce(req: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-  const res = await poolFor(req.origin).request({
+  const res = await dispatcherFor(req.origin).request({
+    origin: req.origin,
     path: req.path,
     method: req.method,
     headers: req.headers,
