@@ -25,6 +25,7 @@ describe("TypeScript code blocks in the Markdown files", () => {
     const files = new Set(blocks.map((b) => b.file));
     for (const file of [
       "README.md",
+      "api/README.md",
       "provider/README.md",
       "provider/docs/cloud-group.md",
       "provider/docs/budget-alert.md",
