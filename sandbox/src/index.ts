@@ -44,6 +44,11 @@ export interface SandboxServerOptions {
   faults?: FaultOptions;
   /** How long expired or revoked tokens and codes are kept before they are purged (`serve --retention`). */
   retentionSeconds?: number;
+  /**
+   * Benchmarks only (no CLI flag): adds routes to the built server before it listens, e.g. the plain
+   * same-SQL baseline routes of `npm run bench -- sandbox`, which must run on this server and connection.
+   */
+  beforeListen?: (app: FastifyInstance, ctx: SandboxContext) => void;
 }
 
 /** Default of `serve --retention`: a day. */
@@ -106,6 +111,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       rateLimitWindowMs: options.rateLimitWindowMs,
       faults: options.faults,
     });
+    options.beforeListen?.(app, ctx);
     await app.listen({ port: options.port ?? 0, host });
     const { port } = app.server.address() as AddressInfo;
     const listenOrigin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
