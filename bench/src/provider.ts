@@ -100,7 +100,7 @@ async function direct(baseUrl: string, token: string, items: Item[], listedRead?
 type Phases = Awaited<ReturnType<typeof throughHost>>;
 
 /** CPU milliseconds a child process has used so far (Linux `/proc`; 0 where it cannot be read). */
-function childCpuMs(pid: number | undefined): number {
+export function childCpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliJson, readyLine, stopChild } from "@cloudcost/testkit";
+import { childCpuMs } from "./provider";
 
 /** Fixed load: this many requests in flight, for this long, per measurement. */
 const CONCURRENCY = 16;
@@ -114,20 +115,31 @@ const median = (values: number[]): number => {
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Ours against its baseline in ROUNDS alternated rounds: the median of the per-round ratios, and both sides' measurements. */
-async function alternated(origin: string, ours: (i: number) => Request, baseline: (i: number) => Request) {
+async function alternated(server: ChildProcess, origin: string, ours: (i: number) => Request, baseline: (i: number) => Request) {
   const ourRounds: Measurement[] = [];
   const baseRounds: Measurement[] = [];
+  // The sandbox process's CPU per request on each side: unlike requests/s, it hardly moves with other load on the machine.
+  const cpu = { ours: { ms: 0, requests: 0 }, baseline: { ms: 0, requests: 0 } };
   // Unmeasured warm-up of both routes (JIT, SQLite pages): the first round measured ours at 0.12 of the baseline without it.
   for (const next of [ours, baseline]) await load(origin, next, Number.POSITIVE_INFINITY, WARM_UP_MS);
   for (let r = 0; r < ROUNDS; r++) {
     const pair = r % 2 === 0 ? [ours, baseline] : [baseline, ours];
-    for (const next of pair) (next === ours ? ourRounds : baseRounds).push(await load(origin, next, Number.POSITIVE_INFINITY, ROUND_MS));
+    for (const next of pair) {
+      const before = childCpuMs(server.pid);
+      const m = await load(origin, next, Number.POSITIVE_INFINITY, ROUND_MS);
+      const side = next === ours ? cpu.ours : cpu.baseline;
+      side.ms += childCpuMs(server.pid) - before;
+      side.requests += m.requests;
+      (next === ours ? ourRounds : baseRounds).push(m);
+    }
   }
   const ratios = ourRounds.map((m, i) => m.requestsPerSecond / baseRounds[i]!.requestsPerSecond);
   return {
     requestsPerSecond: Math.round(median(ourRounds.map((m) => m.requestsPerSecond))),
     baselineRequestsPerSecond: Math.round(median(baseRounds.map((m) => m.requestsPerSecond))),
     ratio: round3(median(ratios)),
+    sandboxCpuMsPerRequest: round3(cpu.ours.ms / cpu.ours.requests),
+    baselineSandboxCpuMsPerRequest: round3(cpu.baseline.ms / cpu.baseline.requests),
     roundRatios: ratios.map(round3),
     failures: ourRounds.reduce((n, m) => n + m.failures, 0) + baseRounds.reduce((n, m) => n + m.failures, 0),
     p50Ms: median(ourRounds.map((m) => m.p50Ms)),
@@ -170,6 +182,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
     // A full first page (50 of 60 groups) makes the list measurement representative.
     await load(sandbox.origin, (i) => post("/api/v1/groups", `Listed group ${i}`), LIST_SEED_GROUPS);
     const list = await alternated(
+      sandbox.child,
       sandbox.origin,
       () => ({ method: "GET", path: "/api/v1/groups?limit=50", headers: auth }),
       () => ({ method: "GET", path: "/bench/same-query/groups?limit=50", headers: auth }),
@@ -177,6 +190,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
     // Names are unique per organization: one counter across all rounds.
     let created = 0;
     const create = await alternated(
+      sandbox.child,
       sandbox.origin,
       () => post("/api/v1/groups", `Bench group ${created++}`),
       () => post("/bench/same-insert/groups", `Same-insert group ${created++}`),
