@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
-import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
-import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
-import { handlers } from "@cloudcost/pulumi/runtime";
-import type * as pulumi from "@pulumi/pulumi";
+import { inProcessVersusFloor } from "./in-process";
+import { inParallel, PARALLELISM, PHASES, PLURAL, requestBody, timed, workload, type Item, type Json } from "./workload";
 import {
   leanEngine,
   type EncodedState,
@@ -24,58 +22,12 @@ import {
  * undici, in the same run. Also the serialized `__provider` bytes per type and host cold start to the
  * first completed Create. HTTP requests per operation are the `requests` area's (counted by the sandbox).
  */
-const PARALLELISM = 16;
 /** `getconf CLK_TCK` on Linux, the unit of `/proc/<pid>/stat` CPU times. */
 const CLOCK_TICKS_PER_SECOND = 100;
 /** Round trips added to every API request in the "simulated network" settings (a nearby and a typical remote API). */
 const SIMULATED_RTTS_MS = [20, 50] as const;
 /** Resources per simulated-network setting (they are latency-bound, so fewer suffice). */
 const SIMULATED_N = 300;
-
-type Json = Record<string, unknown>;
-interface Item {
-  kind: ResourceKind;
-  name: string;
-  inputs: Json;
-}
-
-function workload(n: number, prefix: string): Item[] {
-  return Array.from({ length: n }, (_, i) => {
-    const kind = RESOURCE_KINDS[i % RESOURCE_KINDS.length]!;
-    const name = `${prefix}-${i}`;
-    if (kind === "CloudGroup") return { kind, name, inputs: { name, ...(i % 6 === 0 ? { awsAccountIds: ["111122223333"] } : {}) } };
-    if (kind === "BudgetAlert") return { kind, name, inputs: { name, amount: 100 + i, recipients: ["finops@example.com"] } };
-    return {
-      kind,
-      name,
-      inputs: {
-        name,
-        report: "summary",
-        schedule: { frequency: "daily", time: "09:00", timezone: "UTC" },
-        recipients: ["finops@example.com"],
-      },
-    };
-  });
-}
-
-async function inParallel<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLELISM }, worker));
-  return results;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
-  const t0 = performance.now();
-  const result = await work();
-  return { result, seconds: (performance.now() - t0) / 1000 };
-}
 
 interface Created {
   urn: string;
@@ -107,16 +59,6 @@ async function throughHost(host: ProviderHost, texts: Record<ResourceKind, strin
   } finally {
     engine.close();
   }
-}
-
-const PLURAL: Record<ResourceKind, string> = { CloudGroup: "groups", BudgetAlert: "alerts", ScheduledReport: "reports" };
-
-/** The body the provider POSTs for an item: its inputs with the provider's and the contract's defaults. */
-function requestBody(item: Item): Json {
-  const i = item.inputs;
-  if (item.kind === "CloudGroup") return CreateGroup.parse({ name: i.name });
-  if (item.kind === "BudgetAlert") return AlertInput.parse({ ...BUDGET_ALERT_DEFAULTS, ...i });
-  return ReportInput.parse(i);
 }
 
 /** The floor: the same HTTP requests the provider makes, sent directly over one undici pool. */
@@ -155,93 +97,10 @@ async function direct(baseUrl: string, token: string, items: Item[], listedRead?
   }
 }
 
-/**
- * Our runtime in this process, without Pulumi's host (issue 16 item 3): the handlers the host would call
- * (`check` then `create`, `read`, `delete`), at parallelism 16. Reads arrive together, so they are
- * answered from paged listings, exactly as under the host.
- */
-async function inProcess(baseUrl: string, token: string, items: Item[]) {
-  const config = new Map([
-    ["cloudcost:apiUrl", baseUrl],
-    ["cloudcost:apiToken", token],
-  ]);
-  await handlers.CloudGroup.configure({ config: { get: (k: string) => config.get(k) } } as unknown as pulumi.dynamic.ConfigureRequest);
-  const create = await timed(() =>
-    inParallel(items, async (item) => {
-      const h = handlers[item.kind];
-      const checked = await h.check({}, item.inputs);
-      const created = await h.create(checked.inputs!);
-      return { kind: item.kind, id: created.id, outs: created.outs as Json };
-    }),
-  );
-  const read = await timed(() =>
-    inParallel(create.result, async (c) => {
-      if ((await handlers[c.kind].read(c.id, c.outs)).id !== c.id) throw new Error(`Read ${c.kind} ${c.id} did not find it`);
-    }),
-  );
-  const del = await timed(() => inParallel(create.result, (c) => handlers[c.kind].delete(c.id, c.outs)));
-  return { create: create.seconds, read: read.seconds, delete: del.seconds };
-}
-
-/** The floor for reads that arrive together: the same requests our runtime sends for them, a paged listing per kind. */
-async function directListings(baseUrl: string, token: string): Promise<number> {
-  const url = new URL(baseUrl);
-  const pool = new Pool(url.origin, { connections: PARALLELISM, pipelining: 1 });
-  const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
-  try {
-    const t = await timed(() =>
-      Promise.all(
-        Object.values(PLURAL).map(async (plural) => {
-          let cursor: string | null = null;
-          do {
-            const query: string = `?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-            const res = await pool.request({ method: "GET", path: `${url.pathname}/${plural}${query}`, headers });
-            const page = (await res.body.json()) as { nextCursor: string | null };
-            cursor = page.nextCursor;
-          } while (cursor);
-        }),
-      ),
-    );
-    return t.seconds;
-  } finally {
-    await pool.close();
-  }
-}
-
-/**
- * In-process ops/s and the ratio to the undici floor sending the same requests, on one sandbox. Run in
- * the order ours, floor, floor, ours (half the resources each time) and summed: whichever runs first
- * meets a colder sandbox (JIT, SQLite pages, WAL), which alone moved a ratio by 2× in a single pass.
- */
-async function inProcessVersusFloor(sandbox: RunningSandbox, token: string, n: number) {
-  const half = Math.ceil(n / 2);
-  const zero = { create: 0, read: 0, delete: 0 };
-  const ours = { ...zero };
-  const floor = { ...zero };
-  const add = (to: typeof zero, from: typeof zero) => PHASES.forEach((p) => (to[p] += from[p]));
-  const runFloor = async (prefix: string) => {
-    // Its read figure is the listings our runtime sends for a burst, taken while the floor's objects exist.
-    const f = await direct(sandbox.baseUrl, token, workload(half, prefix), () => directListings(sandbox.baseUrl, token));
-    add(floor, { create: f.create, read: f.listedRead, delete: f.delete });
-  };
-  add(ours, await inProcess(sandbox.baseUrl, token, workload(half, "inproc-a")));
-  await runFloor("inproc-floor-a");
-  await runFloor("inproc-floor-b");
-  add(ours, await inProcess(sandbox.baseUrl, token, workload(half, "inproc-b")));
-  const perPhase = (f: (p: (typeof PHASES)[number]) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)]));
-  return {
-    resources: 2 * half,
-    opsPerSecond: perPhase((p) => Math.round((2 * half) / ours[p])),
-    floorOpsPerSecond: perPhase((p) => Math.round((2 * half) / floor[p])),
-    ratioToFloor: perPhase((p) => Math.round((floor[p] / ours[p]) * 100) / 100),
-  };
-}
-
 type Phases = Awaited<ReturnType<typeof throughHost>>;
-const PHASES = ["create", "read", "delete"] as const;
 
 /** CPU milliseconds a child process has used so far (Linux `/proc`; 0 where it cannot be read). */
-function childCpuMs(pid: number | undefined): number {
+export function childCpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
@@ -326,6 +185,8 @@ export async function providerBench(): Promise<Record<string, unknown>> {
     const texts = await providerTexts();
     const hostColdStartToFirstCreateMs = await coldStart(sandbox, token, texts);
     const inProcessFigures = await inProcessVersusFloor(sandbox, token, n);
+    // BENCH_PROVIDER_ONLY=inProcess: only the in-process comparison (issue 16 item 3), for a quick look while working on it.
+    if (process.env.BENCH_PROVIDER_ONLY === "inProcess") return { parallelism: PARALLELISM, inProcess: inProcessFigures };
     const loopback = await versusFloor(sandbox, token, texts, n, "loopback");
     const simulated: Record<string, unknown> = {};
     for (const rtt of SIMULATED_RTTS_MS)

@@ -58,6 +58,11 @@ export interface SandboxServerOptions {
   retentionSeconds?: number;
   /** The events engine: evaluation timer, webhook backoff and timeout, SMTP relay (defaults in events/event-engine.ts). */
   events?: Partial<EngineOptions>;
+  /**
+   * Benchmarks only (no CLI flag): adds routes to the built server before it listens, e.g. the plain
+   * same-SQL baseline routes of `npm run bench -- sandbox`, which must run on this server and connection.
+   */
+  beforeListen?: (app: FastifyInstance, ctx: SandboxContext) => void;
 }
 
 /** Default of `serve --retention`: a day. */
@@ -123,6 +128,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       faults: options.faults,
       engine,
     });
+    options.beforeListen?.(app, ctx);
     await app.listen({ port: options.port ?? 0, host });
     const { port } = app.server.address() as AddressInfo;
     const listenOrigin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

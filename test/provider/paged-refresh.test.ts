@@ -8,7 +8,15 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AlertInput, CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
-import { providerTexts, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "@cloudcost/testkit";
+import {
+  providerTexts,
+  secret,
+  startConfiguredHost,
+  startProviderHost,
+  urn,
+  type ProviderHost,
+  type ResourceKind,
+} from "@cloudcost/testkit";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
@@ -192,6 +200,22 @@ describe("refresh by pages through the real host", () => {
     expect(after.slice(2).every((r, i) => r.id === stored[i + 2]!.id)).toBe(true);
   }, 60_000);
 
+  test("an update through the host right after a burst ends it: an immediate Read sees the new values, not the listing", async () => {
+    const h = await host();
+    const stored = await createMany(h, ["BudgetAlert"], 4);
+    await burst(h, stored);
+    // Inside the burst's idle window (no pause): without the write ending the burst, this Read would be
+    // answered from the listing fetched before the update.
+    const target = stored[0]!;
+    const news = (await h.check(target.urn, target.inputs, { ...target.inputs, amount: 4321, __provider: texts.BudgetAlert })).inputs;
+    const updated = await h.update(target.urn, target.id, target.outputs, news, target.inputs);
+    const from = proxy.seen.length;
+    const after = await burst(h, [{ ...target, outputs: updated }, ...stored.slice(1)]);
+    expect(after[0]!.properties.amount).toBe(4321);
+    expect(after.map((r) => r.id)).toEqual(stored.map((s) => s.id));
+    expect(lists(from).length + gets(from).length).toBeGreaterThan(0);
+  }, 60_000);
+
   test("more than one page: 230 alerts are read from two pages of 200", async () => {
     const h = await host();
     const stored = [];
@@ -274,5 +298,25 @@ describe("refresh by pages through the real host", () => {
     const mixed = [...ownA, ownB[0]!];
     await expect(burst(hostA, mixed)).rejects.toThrow(/belongs to organization/);
     expect((await otherApi.getGroup(ownB[0]!.id)).id).toBe(ownB[0]!.id);
+  }, 90_000);
+
+  test("mixed credentials: resources created with an API token refresh from listings through OAuth client credentials of the same organization", async () => {
+    const byToken = await host();
+    const stored = await createMany(byToken, ["CloudGroup", "BudgetAlert", "ScheduledReport"], 3);
+    const expected = await oneByOne(byToken, [stored[0]!, stored[4]!, stored[8]!]);
+    const client = await sandbox.client("read,write");
+    const byClient = await startProviderHost();
+    hosts.push(byClient);
+    await byClient.configure({
+      "cloudcost:apiUrl": proxy.baseUrl,
+      "cloudcost:clientId": client.client_id,
+      "cloudcost:clientSecret": secret(client.client_secret),
+    });
+    const from = proxy.seen.length;
+    const results = await burst(byClient, stored);
+    expect(results.map((r) => r.id)).toEqual(stored.map((s) => s.id));
+    expect([results[0], results[4], results[8]]).toEqual(expected);
+    expect(gets(from)).toEqual([]);
+    expect(proxy.seen.slice(from).filter((l) => l.startsWith("POST /oauth/token")).length).toBe(1);
   }, 90_000);
 });
