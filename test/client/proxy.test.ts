@@ -41,6 +41,9 @@ describe("client behind an HTTP proxy", () => {
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   });
 
+  // The client reads the proxy variables once, on its first request after closeAllPools().
+  beforeEach(() => closeAllPools());
+
   afterEach(async () => {
     for (const k of PROXY_VARS)
       if (saved[k] === undefined) delete process.env[k];

@@ -6,7 +6,7 @@ const CONNECTIONS_PER_ORIGIN = 32;
 const KEEP_ALIVE_MS = 10_000;
 
 const pools = new Map<string, Pool>();
-/** One proxy agent per proxy setting (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), so a changed environment takes effect. */
+/** One proxy agent per proxy setting (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). */
 const proxyAgents = new Map<string, EnvHttpProxyAgent>();
 
 /** The process-wide keep-alive pool for an origin, shared by every client that talks to it. */
@@ -19,11 +19,16 @@ function poolFor(origin: string): Pool {
   return pool;
 }
 
-/** The proxy variables as curl and most CLIs read them: upper case first, then lower case. */
-function proxySetting(): { http?: string; https?: string; no?: string } | undefined {
+type ProxySetting = { http?: string; https?: string; no?: string };
+/** Read once (as Go's ProxyFromEnvironment does): `process.env` lookups on every request cost measurable CPU. */
+let cachedSetting: ProxySetting | null | undefined;
+
+/** The proxy variables as curl and most CLIs read them: upper case first, then lower case; null when none is set. */
+function proxySetting(): ProxySetting | null {
+  if (cachedSetting !== undefined) return cachedSetting;
   const env = (name: string) => process.env[name.toUpperCase()] || process.env[name] || undefined;
   const setting = { http: env("http_proxy"), https: env("https_proxy"), no: env("no_proxy") };
-  return setting.http || setting.https ? setting : undefined;
+  return (cachedSetting = setting.http || setting.https ? setting : null);
 }
 
 /**
@@ -50,8 +55,12 @@ export function dispatcherFor(origin: string): Dispatcher {
   return agent;
 }
 
-/** Closes every pool and proxy agent (tests, benchmarks and short scripts call it so the process can exit at once). */
+/**
+ * Closes every pool and proxy agent (tests, benchmarks and short scripts call it so the process can exit at
+ * once); the proxy variables are read again on the next request.
+ */
 export async function closeAllPools(): Promise<void> {
+  cachedSetting = undefined;
   const all: Dispatcher[] = [...pools.values(), ...proxyAgents.values()];
   pools.clear();
   proxyAgents.clear();
