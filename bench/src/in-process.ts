@@ -3,7 +3,19 @@ import { Pool } from "undici";
 import { handlers } from "@cloudcost/pulumi/runtime";
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind, RunningSandbox } from "@cloudcost/testkit";
-import { inParallel, PARALLELISM, PHASES, PLURAL, requestBody, timed, workload, type Item, type Json, type Phase } from "./workload";
+import {
+  floorSender,
+  inParallel,
+  PARALLELISM,
+  PHASES,
+  PLURAL,
+  requestBody,
+  timed,
+  workload,
+  type Item,
+  type Json,
+  type Phase,
+} from "./workload";
 
 /*
  * Issue 16 item 3: our provider runtime in this process (without Pulumi's host) against a bare undici
@@ -67,16 +79,7 @@ async function ours(baseUrl: string, token: string): Promise<Side> {
 
 /** The floor: the same requests sent directly over one undici pool (kept for the whole comparison, as our runtime keeps one per origin). */
 function floor(baseUrl: string, token: string, pool: Pool): Side {
-  const url = new URL(baseUrl);
-  const send = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: Json): Promise<Json> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    if (body) headers["content-type"] = "application/json";
-    if (method === "POST") headers["idempotency-key"] = crypto.randomUUID();
-    const res = await pool.request({ method, path: `${url.pathname}${path}`, headers, body: body ? JSON.stringify(body) : undefined });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
+  const send = floorSender(baseUrl, token, pool);
   return {
     create: (items) =>
       inParallel(

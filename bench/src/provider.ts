@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
 import { inProcessVersusFloor } from "./in-process";
-import { inParallel, PARALLELISM, PHASES, PLURAL, requestBody, timed, workload, type Item, type Json } from "./workload";
+import { floorSender, inParallel, PARALLELISM, PHASES, PLURAL, requestBody, timed, workload, type Item } from "./workload";
 import {
   leanEngine,
   type EncodedState,
@@ -63,17 +63,8 @@ async function throughHost(host: ProviderHost, texts: Record<ResourceKind, strin
 
 /** The floor: the same HTTP requests the provider makes, sent directly over one undici pool. */
 async function direct(baseUrl: string, token: string, items: Item[], listedRead?: () => Promise<number>) {
-  const url = new URL(baseUrl);
-  const pool = new Pool(url.origin, { connections: PARALLELISM, pipelining: 1 });
-  const send = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: Json): Promise<Json> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    if (body) headers["content-type"] = "application/json";
-    if (method === "POST") headers["idempotency-key"] = crypto.randomUUID();
-    const res = await pool.request({ method, path: `${url.pathname}${path}`, headers, body: body ? JSON.stringify(body) : undefined });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
+  const pool = new Pool(new URL(baseUrl).origin, { connections: PARALLELISM, pipelining: 1 });
+  const send = floorSender(baseUrl, token, pool);
   // Built before the clock starts, as the provider's check has built them before its Create.
   const prepared = items.map((item) => ({ item, body: requestBody(item) }));
   try {

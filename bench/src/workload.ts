@@ -1,3 +1,4 @@
+import type { Pool } from "undici";
 import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
 import { RESOURCE_KINDS, type ResourceKind } from "@cloudcost/testkit";
@@ -63,3 +64,19 @@ export function requestBody(item: Item): Json {
 
 export const PHASES = ["create", "read", "delete"] as const;
 export type Phase = (typeof PHASES)[number];
+
+export type FloorSend = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: Json) => Promise<Json>;
+
+/** The floor's request: what the provider's client sends (token, JSON, an idempotency key on POST), with nothing else around it. */
+export function floorSender(baseUrl: string, token: string, pool: Pool): FloorSend {
+  const url = new URL(baseUrl);
+  return async (method, path, body) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+    if (body) headers["content-type"] = "application/json";
+    if (method === "POST") headers["idempotency-key"] = crypto.randomUUID();
+    const res = await pool.request({ method, path: `${url.pathname}${path}`, headers, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+}
