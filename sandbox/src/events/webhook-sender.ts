@@ -1,6 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Webhook } from "standardwebhooks";
+import { parseUrl } from "@cloudcost/api";
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
@@ -34,6 +35,9 @@ export function signedHeaders(eventId: string, body: string, secrets: readonly s
  * no connection reuse. Never rejects: every failure is an outcome with `error`.
  */
 export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
+  // Parsed before the attempt starts: `finish` below clears a timer that exists only once the request does.
+  const target = parseUrl(url);
+  if (!target) return Promise.resolve({ statusCode: null, durationMs: 0, error: "invalid URL" });
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   return new Promise((resolve) => {
@@ -44,13 +48,6 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       clearTimeout(timer);
       resolve(outcome);
     };
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch (error) {
-      finish({ statusCode: null, durationMs: 0, error: `invalid URL: ${error instanceof Error ? error.message : String(error)}` });
-      return;
-    }
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(target, {
       method: "POST",
