@@ -13,6 +13,7 @@ import {
   cliJson,
   type OAuthClient,
 } from "@cloudcost/testkit";
+import { benchToken } from "./workload";
 
 /**
  * Area `requests`: HTTP requests per provider operation and token requests per token lifetime, COUNTED
@@ -127,15 +128,7 @@ async function countScenario(
 async function perOperation(texts: Record<ResourceKind, string>): Promise<Record<string, Record<string, number>>> {
   const sb = await countingSandbox();
   try {
-    const { token } = await cliJson<{ token: string }>(sb.dataDir, [
-      "token",
-      "create",
-      "--org",
-      "demo",
-      "--scopes",
-      "read,write",
-      "--json",
-    ]);
+    const token = await benchToken(sb.dataDir);
     const host = await startConfiguredHost(sb.server.url, token);
     try {
       const out: Record<string, Record<string, number>> = {};

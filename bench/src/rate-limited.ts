@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AlertInput, CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
 import { startSandboxServer } from "@cloudcost/sandbox";
-import { cliJson } from "@cloudcost/testkit";
+import { benchToken } from "./workload";
 
 /**
  * Area `rateLimited` (issue 16 item 4): 1,000 client operations (three reads to one create) at
@@ -21,8 +21,7 @@ export async function rateLimitedBench(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), "cloudcost-bench-ratelimited-"));
   const server = await startSandboxServer({ dataDir, port: 0, rateLimitPerMinute: LIMIT, rateLimitWindowMs: WINDOW_MS });
   try {
-    const newToken = async () =>
-      (await cliJson<{ token: string }>(dataDir, ["token", "create", "--org", "demo", "--scopes", "read,write", "--json"])).token;
+    const newToken = () => benchToken(dataDir);
     // Seeded with another token: the budget is per identity, so the measured client starts with a full one.
     const seeder = new CloudCostClient({ baseUrl: server.url, auth: { apiToken: await newToken() } });
     const groups: string[] = [];

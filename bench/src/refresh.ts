@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startSandboxServer, type RunningSandboxServer } from "@cloudcost/sandbox";
 import { leanEngine, type EncodedState } from "@cloudcost/testkit";
 import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ResourceKind } from "@cloudcost/testkit";
-import { cliJson } from "@cloudcost/testkit";
+import { benchToken } from "./workload";
 
 /**
  * Area `refresh` (issue 16 item 1): a refresh of N ≥ 1,000 resources of the three kinds through the REAL
@@ -50,10 +50,6 @@ function inputsFor(kind: ResourceKind, name: string, i: number): Record<string, 
   return { name, report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["finops@example.com"] };
 }
 
-async function tokenOf(dataDir: string): Promise<string> {
-  return (await cliJson<{ token: string }>(dataDir, ["token", "create", "--org", "demo", "--scopes", "read,write", "--json"])).token;
-}
-
 /** Reads every stored resource through a fresh host; the number of HTTP requests the sandbox received and the seconds. */
 async function refresh(
   sb: CountingServer,
@@ -87,7 +83,7 @@ export async function refreshBench(): Promise<Record<string, unknown>> {
     let sb = await serve(dataDir, 0);
     let stored: Stored[];
     try {
-      const token = await tokenOf(dataDir);
+      const token = await benchToken(dataDir);
       const host = await startConfiguredHost(sb.server.url, token);
       const engine = leanEngine(host.address);
       try {
@@ -109,7 +105,7 @@ export async function refreshBench(): Promise<Record<string, unknown>> {
     sb = await serve(dataDir);
     let paged: { requests: number; seconds: number };
     try {
-      paged = await refresh(sb, await tokenOf(dataDir), stored, true);
+      paged = await refresh(sb, await benchToken(dataDir), stored, true);
     } finally {
       await sb.server.close();
     }
@@ -117,7 +113,7 @@ export async function refreshBench(): Promise<Record<string, unknown>> {
     sb = await serve(dataDir, 0);
     let perResource: { requests: number; seconds: number };
     try {
-      perResource = await refresh(sb, await tokenOf(dataDir), stored, false);
+      perResource = await refresh(sb, await benchToken(dataDir), stored, false);
     } finally {
       await sb.server.close();
     }

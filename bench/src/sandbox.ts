@@ -3,7 +3,8 @@ import { Pool } from "undici";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliJson, readyLine, stopChild } from "@cloudcost/testkit";
+import { readyLine, stopChild } from "@cloudcost/testkit";
+import { benchToken } from "./workload";
 import { childCpuMs } from "./provider";
 
 /** Fixed load: this many requests in flight, for this long, per measurement. */
@@ -163,15 +164,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   }
   const sandbox = await startBenchSandbox();
   try {
-    const { token } = await cliJson<{ token: string }>(sandbox.dataDir, [
-      "token",
-      "create",
-      "--org",
-      "demo",
-      "--scopes",
-      "read,write",
-      "--json",
-    ]);
+    const token = await benchToken(sandbox.dataDir);
     const auth = { authorization: `Bearer ${token}` };
     const post = (path: string, name: string): Request => ({
       method: "POST",

@@ -1,7 +1,7 @@
 import type { Pool } from "undici";
 import { AlertInput, CreateGroup, ReportInput } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "@cloudcost/pulumi";
-import { RESOURCE_KINDS, type ResourceKind } from "@cloudcost/testkit";
+import { cliJson, RESOURCE_KINDS, type ResourceKind } from "@cloudcost/testkit";
 
 /** The provider areas' workload: which resources, their request bodies, and how they are driven (parallelism 16, like the engine). */
 
@@ -79,4 +79,9 @@ export function floorSender(baseUrl: string, token: string, pool: Pool): FloorSe
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
     return text ? (JSON.parse(text) as Json) : {};
   };
+}
+
+/** A fresh read/write API token of the demo organization, made by the sandbox CLI on the sandbox's data folder. */
+export async function benchToken(dataDir: string): Promise<string> {
+  return (await cliJson<{ token: string }>(dataDir, ["token", "create", "--org", "demo", "--scopes", "read,write", "--json"])).token;
 }
