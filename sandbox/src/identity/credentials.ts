@@ -1,5 +1,5 @@
 import { ALL_SCOPES, type Scope } from "@cloudcost/api";
-import { writeTransaction, type Db } from "../store/connection";
+import { isBusy, writeTransaction, type Db } from "../store/connection";
 import { newId, newSecret } from "../store/ids";
 import { digest, matchesDigest } from "./hashing";
 import { conflict } from "../errors";
@@ -252,7 +252,11 @@ export class Credentials {
 
   /** The stored record of a presented token, whatever its state. */
   lookupToken(token: string): TokenRecord | undefined {
-    const r = sql(this.db, `${TOKEN_SELECT} WHERE t.hash = ?`).get(digest(token)) as TokenRow | undefined;
+    return this.tokenByHash(digest(token));
+  }
+
+  private tokenByHash(hash: string): TokenRecord | undefined {
+    const r = sql(this.db, `${TOKEN_SELECT} WHERE t.hash = ?`).get(hash) as TokenRow | undefined;
     return r && tokenFromRow(r);
   }
 
@@ -282,13 +286,14 @@ export class Credentials {
 
   /** Resolves `Authorization: Bearer` to a principal. Refresh tokens are never accepted as bearer tokens. */
   authenticateBearer(token: string, permissionsOf: (orgId: string) => readonly Scope[] | undefined): Authentication {
-    const r = this.lookupToken(token);
+    const hash = digest(token);
+    const r = this.tokenByHash(hash);
     if (!r || r.kind === "refresh") return { ok: false, reason: "invalid" };
     if (r.revokedAt !== null) return { ok: false, reason: "revoked" };
     if (r.expiresAt !== null && r.expiresAt <= Date.now()) return { ok: false, reason: "expired" };
     const permissions = permissionsOf(r.orgId);
     if (!permissions) return { ok: false, reason: "invalid" };
-    this.recordUse(token, r.lastUsedAt);
+    this.recordUse(hash, r.lastUsedAt);
     return {
       ok: true,
       principal: {
@@ -303,10 +308,10 @@ export class Credentials {
   }
 
   /**
-   * Records that `token` authenticated a request now, unless the stored time is recent enough. Best effort:
+   * Records that the token with digest `hash` authenticated a request now, unless the stored time is recent enough. Best effort:
    * the request it authenticates must neither fail nor wait because the write lock is taken.
    */
-  private recordUse(token: string, lastUsedAt: number | null): void {
+  private recordUse(hash: string, lastUsedAt: number | null): void {
     const now = Date.now();
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USE_RESOLUTION_MS) return;
     // Never wait for the write lock here (another process, say the CLI, may hold it): the request goes on
@@ -317,9 +322,10 @@ export class Credentials {
       sql(
         this.db,
         "INSERT INTO token_use (hash, last_used_at) VALUES (?, ?) ON CONFLICT (hash) DO UPDATE SET last_used_at = excluded.last_used_at",
-      ).run(digest(token), now);
-    } catch {
-      // SQLITE_BUSY: not recorded this time.
+      ).run(hash, now);
+    } catch (error) {
+      // The lock was taken: not recorded this time. Anything else is a real failure and is not hidden.
+      if (!isBusy(error)) throw error;
     } finally {
       this.db.pragma(`busy_timeout = ${Number(busyTimeout)}`);
     }

@@ -11,7 +11,8 @@ const BUSY_TIMEOUT_MS = 5_000;
 const BUSY_RETRIES = 20;
 const BUSY_PAUSE_MS = 50;
 
-const isBusy = (error: unknown): boolean =>
+/** SQLITE_BUSY or SQLITE_LOCKED (with their extended codes): another connection holds the lock. */
+export const isBusy = (error: unknown): boolean =>
   typeof error === "object" && error !== null && /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
 
 /** Sleeps without returning to the event loop: the database calls around it are synchronous too. */
