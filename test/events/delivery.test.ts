@@ -151,7 +151,9 @@ describe("durable deliveries and exactly-once events on one data folder", () => 
       await call(b, "POST", "/reports", {
         token,
         json: reportBody({
-          schedule: { frequency: "daily", time: "00:30", timezone: "UTC" },
+          // Due once in the 25 hours the clock moves below, whatever the time of day the test runs at: two
+          // hours from now (a fixed time within an hour of now would fall in that window twice).
+          schedule: { frequency: "daily", time: new Date(Date.now() + 2 * 3_600_000).toISOString().slice(11, 16), timezone: "UTC" },
           recipients: ["x@example.com", "y@example.com"],
         }),
       }),
