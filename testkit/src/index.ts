@@ -17,3 +17,5 @@ export * from "./mock-engine";
 export * from "./deployment";
 // A minimal engine for the bench: the provider host driven without the SDK in between.
 export * from "./lean-engine";
+// The real Pulumi CLI (built by scripts/pulumi-cli.js), isolated and offline: workspaces and stacks.
+export * from "./pulumi-cli";

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * The real Pulumi CLI, built once from its Go modules into `.cache/pulumi/<version>/bin` (gitignored):
+ *
+ *   pulumi                          github.com/pulumi/pulumi/pkg/v3/cmd/pulumi, the release pinned in
+ *                                   scripts/pulumi-cli/go.mod (with go.sum: every module checksummed)
+ *   pulumi-language-yaml            github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
+ *   pulumi-language-nodejs          scripts/pulumi-cli/language-nodejs: ours, on the SDK's Go packages, because
+ *                                   the module proxy refuses the official host's module (see its main.go)
+ *   pulumi-resource-pulumi-nodejs   the dynamic-provider launcher script shipped in the sdk/v3 module
+ *
+ * The build is the ordinary Go one (`go build -trimpath`, the version stamped with -ldflags as release
+ * builds do), from the module proxy Go is configured with; nothing of Pulumi's source is kept in this
+ * repository. A complete folder is reused; a build goes to a temporary folder first and is renamed into
+ * place, so an interrupted or concurrent build never leaves half a folder behind.
+ *
+ *   node scripts/pulumi-cli.js              builds (or reuses) and prints one line
+ *   node scripts/pulumi-cli.js --print-bin  the same, then the bin folder as the last line
+ *
+ * Plain JavaScript with no dependencies: it may run before `npm ci`.
+ */
+const { spawnSync } = require("node:child_process");
+const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } = require("node:fs");
+const { join, relative } = require("node:path");
+
+const REPO = join(__dirname, "..");
+const MODULE_DIR = join(__dirname, "pulumi-cli");
+/** pulumi-yaml is built against an older pkg/v3 than the CLI's: a module of its own. */
+const YAML_MODULE_DIR = join(MODULE_DIR, "language-yaml");
+const PKG = "github.com/pulumi/pulumi/pkg/v3";
+const SDK = "github.com/pulumi/pulumi/sdk/v3";
+const YAML = "github.com/pulumi/pulumi-yaml";
+
+/** The version a go.mod pins for a module ("v3.274.1"). */
+function pinned(module, dir = MODULE_DIR) {
+  // `require M v` or, inside a require block, `M v`.
+  const found = readFileSync(join(dir, "go.mod"), "utf8").match(
+    new RegExp(`^(?:require\\s+)?\\s*${module.replace(/\./g, "\\.")}\\s+(v\\S+)`, "m"),
+  );
+  if (!found) throw new Error(`${relative(REPO, join(dir, "go.mod"))} does not require ${module}`);
+  return found[1];
+}
+
+const VERSION = pinned(PKG);
+const CACHE = join(REPO, ".cache", "pulumi", VERSION);
+const BIN = join(CACHE, "bin");
+const EXECUTABLES = ["pulumi", "pulumi-language-nodejs", "pulumi-language-yaml", "pulumi-resource-pulumi-nodejs"];
+
+class BuildError extends Error {}
+
+/** Runs `go ARGS` in the wrapper module; returns stdout, or throws with what Go said. */
+function go(args, what, cwd = MODULE_DIR) {
+  const result = spawnSync("go", args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    // The wrapper module is the main module wherever this repository sits inside another Go workspace.
+    env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
+  });
+  if (result.error) throw new BuildError(`could not run go (${what}): ${result.error.message}`);
+  if (result.status !== 0) {
+    const said = (result.stderr || "").trim().split("\n").slice(-12).join("\n");
+    throw new BuildError(`${what} failed:\n${said}`);
+  }
+  return result.stdout;
+}
+
+function requireGo() {
+  const result = spawnSync("go", ["version"], { encoding: "utf8" });
+  if (result.error || result.status !== 0) {
+    throw new BuildError(
+      "Go is needed to build the Pulumi CLI from its modules and was not found on the PATH: install Go " +
+        `(go.dev/doc/install), or install the Pulumi CLI ${VERSION} with its official installer and put it on the PATH.`,
+    );
+  }
+  return result.stdout.trim();
+}
+
+/** The main packages built, as Go names them. */
+const TARGETS = [`${PKG}/cmd/pulumi`, "./language-nodejs"];
+const YAML_TARGET = `${YAML}/cmd/pulumi-language-yaml`;
+
+/**
+ * Downloads the modules the build needs (listing the targets' dependencies fetches them); the one step that
+ * needs the module proxy. Not `go mod download`: that also wants modules of go.mod's graph no target imports,
+ * and the proxy here refuses some of those.
+ */
+function download() {
+  try {
+    go(["list", "-deps", "-f", "{{.ImportPath}}", ...TARGETS], "downloading the Go modules");
+    go(["list", "-deps", "-f", "{{.ImportPath}}", YAML_TARGET], "downloading the Go modules of pulumi-yaml", YAML_MODULE_DIR);
+  } catch (err) {
+    const proxy = spawnSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).stdout.trim();
+    throw new BuildError(`${err.message}\nIs the Go module proxy reachable (GOPROXY=${proxy})?`);
+  }
+}
+
+function build(out) {
+  const stamp = (variable) => ["-trimpath", "-tags", "osusergo,grpcnotrace", "-ldflags", `-s -w -X ${variable}=${VERSION}`];
+  go(["build", ...stamp(`${SDK}/go/common/version.Version`), "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
+  go(
+    ["build", ...stamp("main.version"), "-o", join(out, "pulumi-language-nodejs"), "./language-nodejs"],
+    "building pulumi-language-nodejs",
+  );
+  const yaml = pinned(YAML, YAML_MODULE_DIR);
+  go(
+    [
+      "build",
+      "-trimpath",
+      "-ldflags",
+      `-s -w -X ${YAML}/pkg/version.Version=${yaml}`,
+      "-o",
+      join(out, "pulumi-language-yaml"),
+      YAML_TARGET,
+    ],
+    "building pulumi-language-yaml",
+    YAML_MODULE_DIR,
+  );
+  const sdkDir = go(["list", "-m", "-f", "{{.Dir}}", SDK], "locating the sdk/v3 module").trim();
+  const launcher = join(out, "pulumi-resource-pulumi-nodejs");
+  copyFileSync(join(sdkDir, "nodejs", "dist", "pulumi-resource-pulumi-nodejs"), launcher);
+  // The module cache is read-only; the copy must be executable for the engine to start it.
+  chmodSync(launcher, 0o755);
+}
+
+function isComplete() {
+  if (!EXECUTABLES.every((name) => existsSync(join(BIN, name)))) return false;
+  const version = spawnSync(join(BIN, "pulumi"), ["version"], {
+    encoding: "utf8",
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  return version.status === 0 && version.stdout.trim() === VERSION;
+}
+
+/** Builds (or reuses) the bin folder; returns it. */
+function ensurePulumiCli() {
+  const shown = relative(process.cwd(), BIN) || BIN;
+  if (isComplete()) {
+    console.log(`Pulumi CLI ${VERSION}: ${shown} (built before)`);
+    return BIN;
+  }
+  const goVersion = requireGo();
+  const began = Date.now();
+  console.log(`Pulumi CLI ${VERSION}: building from its Go modules with ${goVersion} into ${shown} (the first build takes minutes) ...`);
+  mkdirSync(CACHE, { recursive: true });
+  const staging = mkdtempSync(join(CACHE, "bin-"));
+  chmodSync(staging, 0o755);
+  try {
+    download();
+    build(staging);
+    rmSync(BIN, { recursive: true, force: true });
+    renameSync(staging, BIN);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  console.log(`Pulumi CLI ${VERSION}: built in ${Math.round((Date.now() - began) / 1000)} s`);
+  return BIN;
+}
+
+module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN };
+
+if (require.main === module) {
+  try {
+    const bin = ensurePulumiCli();
+    if (process.argv.includes("--print-bin")) console.log(bin);
+  } catch (err) {
+    console.error(err instanceof BuildError ? `scripts/pulumi-cli.js: ${err.message}` : err);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,229 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+
+/**
+ * The real Pulumi CLI, built by scripts/pulumi-cli.js from its Go modules, run the way a user's CI runs it:
+ * offline and quiet — a file backend in a temporary folder, its own PULUMI_HOME, a passphrase for stack
+ * secrets, no update check, no plugin downloads, no registry lookups, no Pulumi account.
+ */
+
+/** scripts/pulumi-cli.js, plain JavaScript outside every package: required by path. */
+const BUILD_SCRIPT = join(dirname(require.resolve("@cloudcost/testkit/package.json")), "..", "scripts", "pulumi-cli.js");
+
+interface BuildScript {
+  ensurePulumiCli(): string;
+  PULUMI_VERSION: string;
+}
+
+/** Builds the CLI once (reused afterwards) and returns its bin folder. */
+export function pulumiCliBin(): string {
+  return (require(BUILD_SCRIPT) as BuildScript).ensurePulumiCli();
+}
+
+/** The pinned release (`v3.274.1`). */
+export function pulumiCliVersion(): string {
+  return (require(BUILD_SCRIPT) as BuildScript).PULUMI_VERSION;
+}
+
+export interface PulumiResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ConfigValue {
+  key: string;
+  value: string;
+  secret?: boolean;
+}
+
+/** A command that has not ended by then is killed and fails its test (an `up` here takes seconds). */
+const COMMAND_TIMEOUT_MS = 300_000;
+
+/** The passphrase that encrypts the throwaway stacks' secrets. */
+export const TEST_PASSPHRASE = "cloudcost-engine-tests";
+
+/** One isolated Pulumi installation: its own backend, home and environment; `dispose` removes both folders. */
+export class PulumiWorkspace {
+  readonly backendDir: string;
+  readonly homeDir: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(opts: { bin?: string; env?: Record<string, string> } = {}) {
+    const bin = opts.bin ?? pulumiCliBin();
+    this.backendDir = mkdtempSync(join(tmpdir(), "cloudcost-pulumi-state-"));
+    this.homeDir = mkdtempSync(join(tmpdir(), "cloudcost-pulumi-home-"));
+    const inherited: NodeJS.ProcessEnv = { ...process.env };
+    // Only the stack's own config may reach the provider; a CLOUDCOST_* variable of the caller would hide a bug.
+    for (const key of Object.keys(inherited)) if (key.startsWith("CLOUDCOST_") || key.startsWith("PULUMI_")) delete inherited[key];
+    this.env = {
+      ...inherited,
+      // The CLI and its plugins first, then the Node running us (the language host and the dynamic provider start `node`).
+      PATH: [bin, dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+      PULUMI_HOME: this.homeDir,
+      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_CONFIG_PASSPHRASE: TEST_PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      // The repository type-checks every example (`npm run typecheck`); the program only needs transpiling.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      ...opts.env,
+    };
+  }
+
+  /** Runs `pulumi ARGS` in `cwd` (never throws for a non-zero exit: callers assert on it). */
+  run(args: string[], cwd: string, stdin = ""): Promise<PulumiResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+        cwd,
+        env: this.env,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      // Secrets go in on stdin (`pulumi config set --secret KEY` reads them there), never on a command line.
+      child.stdin.end(stdin);
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
+      child.once("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.once("close", (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+      });
+    });
+  }
+
+  /** Like `run`, but a non-zero exit throws with what the CLI said. */
+  async must(args: string[], cwd: string, stdin = ""): Promise<PulumiResult> {
+    const result = await this.run(args, cwd, stdin);
+    if (result.code !== 0) {
+      throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
+    }
+    return result;
+  }
+
+  /** `pulumi stack init` with a passphrase secrets provider, then each config value (secrets through stdin). */
+  async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
+    await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
+    const s = new PulumiStack(this, stack, cwd);
+    for (const c of config) await s.setConfig(c);
+    return s;
+  }
+
+  dispose(): void {
+    rmSync(this.backendDir, { recursive: true, force: true });
+    rmSync(this.homeDir, { recursive: true, force: true });
+  }
+}
+
+/** One entry of `pulumi preview --json`'s `steps`. */
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  diffReasons?: string[];
+  replaceReasons?: string[];
+  detailedDiff?: Record<string, { kind: string; inputDiff?: boolean }> | null;
+  oldState?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+  newState?: { type?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+}
+
+/** What `pulumi preview --json` prints (pkg/cmd/pulumi/operations/preview.go, display.PreviewDigest). */
+export interface PreviewDigest {
+  config?: Record<string, string>;
+  steps: PreviewStep[];
+  diagnostics?: { urn?: string; message: string; severity: string }[];
+  changeSummary: Record<string, number>;
+  policies?: unknown[];
+}
+
+/** A checkpoint resource of `pulumi stack export` (apitype.ResourceV3). */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  parent?: string;
+  provider?: string;
+  dependencies?: string[];
+  additionalSecretOutputs?: string[];
+}
+
+export interface StackExport {
+  version: number;
+  deployment: { resources?: StateResource[]; pending_operations?: { resource: StateResource; type: string }[] };
+}
+
+/** One stack of a workspace, in one program folder. */
+export class PulumiStack {
+  constructor(
+    readonly workspace: PulumiWorkspace,
+    readonly name: string,
+    readonly cwd: string,
+  ) {}
+
+  private args(args: string[]): string[] {
+    return [...args, "--stack", this.name];
+  }
+
+  run(args: string[], stdin = ""): Promise<PulumiResult> {
+    return this.workspace.run(this.args(args), this.cwd, stdin);
+  }
+
+  must(args: string[], stdin = ""): Promise<PulumiResult> {
+    return this.workspace.must(this.args(args), this.cwd, stdin);
+  }
+
+  setConfig({ key, value, secret }: ConfigValue): Promise<PulumiResult> {
+    return secret ? this.must(["config", "set", "--secret", key], value) : this.must(["config", "set", key, value]);
+  }
+
+  up(extra: string[] = []): Promise<PulumiResult> {
+    return this.run(["up", "--yes", "--skip-preview", ...extra]);
+  }
+
+  refresh(extra: string[] = []): Promise<PulumiResult> {
+    return this.run(["refresh", "--yes", "--skip-preview", ...extra]);
+  }
+
+  destroy(extra: string[] = []): Promise<PulumiResult> {
+    return this.run(["destroy", "--yes", "--skip-preview", ...extra]);
+  }
+
+  /** `pulumi preview --json` (plus EXTRA), parsed; a failed preview still prints its digest. */
+  async previewJson(extra: string[] = []): Promise<{ code: number; digest: PreviewDigest; stderr: string }> {
+    const result = await this.run(["preview", "--json", ...extra]);
+    try {
+      return { code: result.code, digest: JSON.parse(result.stdout) as PreviewDigest, stderr: result.stderr };
+    } catch (cause) {
+      throw new Error(`pulumi preview --json printed no JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`, { cause });
+    }
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    const result = await this.must(["stack", "output", "--json", "--show-secrets"]);
+    return JSON.parse(result.stdout) as Record<string, unknown>;
+  }
+
+  async exportState(): Promise<StackExport> {
+    return JSON.parse((await this.must(["stack", "export"])).stdout) as StackExport;
+  }
+
+  /** The resources of the stack's state whose type is TYPE (e.g. `pulumi-nodejs:dynamic/cloudcost:BudgetAlert`). */
+  async resourcesOfType(type: string): Promise<StateResource[]> {
+    return ((await this.exportState()).deployment.resources ?? []).filter((r) => r.type === type);
+  }
+
+  remove(): Promise<PulumiResult> {
+    return this.run(["stack", "rm", "--yes", "--force"]);
+  }
+}
