@@ -214,8 +214,10 @@ export class PulumiStack {
     return JSON.parse(result.stdout) as Record<string, unknown>;
   }
 
-  async exportState(): Promise<StackExport> {
-    return JSON.parse((await this.must(["stack", "export"])).stdout) as StackExport;
+  /** `pulumi stack export`; with `showSecrets`, secrets decrypted (the engine re-encrypts them with a fresh nonce on every save). */
+  async exportState(opts: { showSecrets?: boolean } = {}): Promise<StackExport> {
+    const args = ["stack", "export", ...(opts.showSecrets ? ["--show-secrets"] : [])];
+    return JSON.parse((await this.must(args)).stdout) as StackExport;
   }
 
   /** The resources of the stack's state whose type is TYPE (e.g. `pulumi-nodejs:dynamic/cloudcost:BudgetAlert`). */

@@ -1,0 +1,106 @@
+/**
+ * Every example through the real Pulumi CLI against a sandbox, the way a user meets it: `pulumi up`; an
+ * alert changed behind Pulumi's back; `pulumi preview --refresh` shows exactly that change; `pulumi up` puts it
+ * back; `pulumi refresh` twice changes nothing; `pulumi destroy` leaves the organization as it was.
+ */
+import { join } from "node:path";
+import { AlertInput } from "@cloudcost/api";
+import type { PulumiStack } from "@cloudcost/testkit";
+import { z } from "zod";
+import {
+  EXAMPLES,
+  TYPES,
+  changedInputs,
+  changes,
+  comparable,
+  nameOf,
+  organizationIds,
+  startEngineFixture,
+  type EngineFixture,
+} from "./support";
+
+let f: EngineFixture;
+beforeAll(async () => {
+  f = await startEngineFixture();
+}, 120_000);
+afterAll(() => f?.dispose());
+
+/** The group the sandbox seeds in the demo organization ("Production"), which adopt-existing adopts. */
+async function portalGroupId(): Promise<string> {
+  for await (const group of f.api.listGroups()) if (group.name === "Production") return group.id;
+  throw new Error("the sandbox's demo organization has no Production group");
+}
+
+/** The stack name and extra config each example needs; `dev` picks up platform-teams' Pulumi.dev.yaml. */
+const EXAMPLE_STACKS: { example: string; stack: string; config?: () => Promise<{ key: string; value: string }[]> }[] = [
+  { example: "quickstart", stack: "quickstart" },
+  { example: "platform-teams", stack: "dev" },
+  { example: "forecast-budgets", stack: "forecast" },
+  { example: "alert-fires", stack: "alert-fires" },
+  {
+    example: "adopt-existing",
+    stack: "adopt",
+    config: async () => [{ key: "cloudcost-adopt-existing:groupId", value: await portalGroupId() }],
+  },
+];
+
+/** Sets the first alert of the stack to another amount through the API, as a portal user would. */
+async function changeAlertAmount(stack: PulumiStack): Promise<{ name: string; id: string; declared: number; drifted: number }> {
+  const [alert] = await stack.resourcesOfType(TYPES.alert);
+  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert`);
+  const current = await f.api.getAlert(alert.id);
+  const drifted = current.amount + 1234;
+  await f.api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
+  return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
+}
+
+describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ example, stack: stackName, config }) => {
+  let stack: PulumiStack;
+  let before: Awaited<ReturnType<typeof organizationIds>>;
+
+  beforeAll(async () => {
+    before = await organizationIds(f.api);
+    stack = await f.stack(join(EXAMPLES, example), stackName, (await config?.()) ?? []);
+  }, 120_000);
+
+  it("deploys with `pulumi up`", async () => {
+    const up = await stack.up();
+    expect(up.code).toBe(0);
+    const alerts = await stack.resourcesOfType(TYPES.alert);
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts) expect((await f.api.getAlert(alert.id!)).id).toBe(alert.id);
+  }, 300_000);
+
+  it("shows a change made behind Pulumi's back in `pulumi preview --refresh`, and only that", async () => {
+    const drift = await changeAlertAmount(stack);
+    const { code, digest } = await stack.previewJson(["--refresh"]);
+    expect(code).toBe(0);
+    const planned = changes(digest);
+    expect(planned.map((s) => [s.op, nameOf(s.urn)])).toEqual([["update", drift.name]]);
+    expect(changedInputs(planned[0]!)).toEqual(["amount"]);
+    expect(planned[0]!.oldState?.inputs?.amount).toBe(drift.drifted);
+    expect(planned[0]!.newState?.inputs?.amount).toBe(drift.declared);
+  }, 300_000);
+
+  it("puts it back with `pulumi up`", async () => {
+    expect((await stack.up(["--refresh"])).code).toBe(0);
+    const [alert] = await stack.resourcesOfType(TYPES.alert);
+    expect((await f.api.getAlert(alert!.id!)).amount).toBe(alert!.inputs!.amount);
+  }, 300_000);
+
+  it("changes nothing on `pulumi refresh`, twice, and previews no change afterwards", async () => {
+    const settled = comparable((await stack.exportState({ showSecrets: true })).deployment.resources ?? []);
+    expect((await stack.refresh()).code).toBe(0);
+    expect(comparable((await stack.exportState({ showSecrets: true })).deployment.resources ?? [])).toEqual(settled);
+    expect((await stack.refresh()).code).toBe(0);
+    expect(comparable((await stack.exportState({ showSecrets: true })).deployment.resources ?? [])).toEqual(settled);
+    const { digest } = await stack.previewJson();
+    expect(changes(digest)).toEqual([]);
+  }, 300_000);
+
+  it("leaves the organization as it was after `pulumi destroy`", async () => {
+    expect((await stack.destroy()).code).toBe(0);
+    expect(await organizationIds(f.api)).toEqual(before);
+    expect((await stack.remove()).code).toBe(0);
+  }, 300_000);
+});

@@ -1,0 +1,124 @@
+/**
+ * What the real-engine suites share: a sandbox, an isolated Pulumi workspace (scripts/pulumi-cli.js's CLI),
+ * a program copied out of the repository the way a user copies an example, and a look at the organization
+ * through the API.
+ */
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CloudCostClient } from "@cloudcost/api";
+import {
+  PulumiWorkspace,
+  startSandbox,
+  type ConfigValue,
+  type PreviewDigest,
+  type PreviewStep,
+  type PulumiStack,
+  type RunningSandbox,
+  type StateResource,
+} from "@cloudcost/testkit";
+
+export const REPO = join(__dirname, "..", "..");
+export const EXAMPLES = join(REPO, "examples");
+export const FIXTURES = join(__dirname, "fixtures");
+export const POLICY_PACK = join(REPO, "policies");
+
+/** Type tokens of the dynamic resources (provider/src/resource-class.ts). */
+export const TYPES = {
+  group: "pulumi-nodejs:dynamic/cloudcost:CloudGroup",
+  alert: "pulumi-nodejs:dynamic/cloudcost:BudgetAlert",
+  report: "pulumi-nodejs:dynamic/cloudcost:ScheduledReport",
+} as const;
+
+/**
+ * A copy of a program folder in a temporary folder, with the repository's node_modules linked in: what a
+ * user has after copying an example and installing it, and no stack file is ever written into the repository.
+ */
+export function copyProgram(dir: string): string {
+  const copy = mkdtempSync(join(tmpdir(), "cloudcost-program-"));
+  cpSync(dir, copy, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"), "dir");
+  return copy;
+}
+
+/** One sandbox, one workspace, one copied program: a stack a test can `up`, change and tear down. */
+export interface EngineFixture {
+  sandbox: RunningSandbox;
+  workspace: PulumiWorkspace;
+  api: CloudCostClient;
+  token: string;
+  /** Starts a stack of the program in DIR (copied first) with the sandbox's credentials and CONFIG. */
+  stack(dir: string, name: string, config?: ConfigValue[]): Promise<PulumiStack>;
+  dispose(): Promise<void>;
+}
+
+export async function startEngineFixture(): Promise<EngineFixture> {
+  const sandbox = await startSandbox();
+  const workspace = new PulumiWorkspace();
+  const copies: string[] = [];
+  const token = await sandbox.token("read,write");
+  const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+  return {
+    sandbox,
+    workspace,
+    api,
+    token,
+    async stack(dir, name, config = []) {
+      const copy = copyProgram(dir);
+      copies.push(copy);
+      return workspace.initStack(name, copy, [...credentials(sandbox.baseUrl, token), ...config]);
+    },
+    async dispose() {
+      workspace.dispose();
+      for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+      await sandbox.dispose();
+    },
+  };
+}
+
+/** The provider's stack config for an API token (the token a secret, as users are told to set it). */
+export function credentials(apiUrl: string, token: string): ConfigValue[] {
+  return [
+    { key: "cloudcost:apiUrl", value: apiUrl },
+    { key: "cloudcost:apiToken", value: token, secret: true },
+  ];
+}
+
+/** Every group, alert and report ID of the organization, as the API lists them. */
+export async function organizationIds(api: CloudCostClient): Promise<{ groups: string[]; alerts: string[]; reports: string[] }> {
+  const ids = async (items: AsyncIterable<{ id: string }>) => {
+    const out: string[] = [];
+    for await (const item of items) out.push(item.id);
+    return out.sort();
+  };
+  return { groups: await ids(api.listGroups()), alerts: await ids(api.listAlerts()), reports: await ids(api.listReports()) };
+}
+
+/** The input keys whose values differ between a step's old and new state (`__provider` aside). */
+export function changedInputs(step: PreviewStep): string[] {
+  const before = step.oldState?.inputs ?? {};
+  const after = step.newState?.inputs ?? {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+}
+
+/** The steps of a preview other than `same` and the refreshes a `--refresh` preview lists first. */
+export function changes(digest: PreviewDigest): PreviewStep[] {
+  return digest.steps.filter((s) => s.op !== "same" && s.op !== "refresh");
+}
+
+/** The URN's last part: the resource's name. */
+export function nameOf(urn: string): string {
+  return urn.split("::").pop() ?? urn;
+}
+
+/**
+ * The cloudcost resources' inputs and outputs without what changes on every write (`updatedAt`), for comparing
+ * states, from an export with secrets shown (their ciphertexts change on every save).
+ */
+export function comparable(resources: StateResource[]): unknown[] {
+  return resources
+    .filter((r) => r.custom)
+    .map((r) => ({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: { ...r.outputs, updatedAt: undefined } }))
+    .sort((a, b) => a.urn.localeCompare(b.urn));
+}
