@@ -122,3 +122,8 @@ export function comparable(resources: StateResource[]): unknown[] {
     .map((r) => ({ urn: r.urn, id: r.id, inputs: r.inputs, outputs: { ...r.outputs, updatedAt: undefined } }))
     .sort((a, b) => a.urn.localeCompare(b.urn));
 }
+
+/** Fails with what the CLI printed when a command did not succeed (a bare exit code says nothing). */
+export function expectSuccess(result: { code: number; stdout: string; stderr: string }): void {
+  if (result.code !== 0) throw new Error(`pulumi exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+}

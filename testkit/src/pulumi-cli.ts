@@ -33,6 +33,11 @@ export interface PulumiResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
 export interface ConfigValue {
   key: string;
   value: string;
@@ -75,16 +80,19 @@ export class PulumiWorkspace {
     };
   }
 
-  /** Runs `pulumi ARGS` in `cwd` (never throws for a non-zero exit: callers assert on it). */
-  run(args: string[], cwd: string, stdin = ""): Promise<PulumiResult> {
+  /**
+   * Runs `pulumi ARGS` in `cwd` (never throws for a non-zero exit: callers assert on it). `stdin` is written
+   * to the command; `env` adds variables for this command only (credentials taken from the shell).
+   */
+  run(args: string[], cwd: string, opts: RunOptions = {}): Promise<PulumiResult> {
     return new Promise((resolve, reject) => {
       const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
         cwd,
-        env: this.env,
+        env: { ...this.env, ...opts.env },
         stdio: ["pipe", "pipe", "pipe"],
       });
       // Secrets go in on stdin (`pulumi config set --secret KEY` reads them there), never on a command line.
-      child.stdin.end(stdin);
+      child.stdin.end(opts.stdin ?? "");
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -102,8 +110,8 @@ export class PulumiWorkspace {
   }
 
   /** Like `run`, but a non-zero exit throws with what the CLI said. */
-  async must(args: string[], cwd: string, stdin = ""): Promise<PulumiResult> {
-    const result = await this.run(args, cwd, stdin);
+  async must(args: string[], cwd: string, opts: RunOptions = {}): Promise<PulumiResult> {
+    const result = await this.run(args, cwd, opts);
     if (result.code !== 0) {
       throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
     }
@@ -175,33 +183,38 @@ export class PulumiStack {
     return [...args, "--stack", this.name];
   }
 
-  run(args: string[], stdin = ""): Promise<PulumiResult> {
-    return this.workspace.run(this.args(args), this.cwd, stdin);
+  run(args: string[], opts: RunOptions = {}): Promise<PulumiResult> {
+    return this.workspace.run(this.args(args), this.cwd, opts);
   }
 
-  must(args: string[], stdin = ""): Promise<PulumiResult> {
-    return this.workspace.must(this.args(args), this.cwd, stdin);
+  must(args: string[], opts: RunOptions = {}): Promise<PulumiResult> {
+    return this.workspace.must(this.args(args), this.cwd, opts);
   }
 
   setConfig({ key, value, secret }: ConfigValue): Promise<PulumiResult> {
-    return secret ? this.must(["config", "set", "--secret", key], value) : this.must(["config", "set", key, value]);
+    return secret ? this.must(["config", "set", "--secret", key], { stdin: value }) : this.must(["config", "set", key, value]);
   }
 
-  up(extra: string[] = []): Promise<PulumiResult> {
-    return this.run(["up", "--yes", "--skip-preview", ...extra]);
+  /** Sets KEY to VALUE as JSON text, which `config.requireObject` parses in the program. */
+  setConfigObject(key: string, value: unknown, opts: { secret?: boolean } = {}): Promise<PulumiResult> {
+    return this.setConfig({ key, value: JSON.stringify(value), secret: opts.secret });
   }
 
-  refresh(extra: string[] = []): Promise<PulumiResult> {
-    return this.run(["refresh", "--yes", "--skip-preview", ...extra]);
+  up(extra: string[] = [], opts: RunOptions = {}): Promise<PulumiResult> {
+    return this.run(["up", "--yes", "--skip-preview", ...extra], opts);
   }
 
-  destroy(extra: string[] = []): Promise<PulumiResult> {
-    return this.run(["destroy", "--yes", "--skip-preview", ...extra]);
+  refresh(extra: string[] = [], opts: RunOptions = {}): Promise<PulumiResult> {
+    return this.run(["refresh", "--yes", "--skip-preview", ...extra], opts);
+  }
+
+  destroy(extra: string[] = [], opts: RunOptions = {}): Promise<PulumiResult> {
+    return this.run(["destroy", "--yes", "--skip-preview", ...extra], opts);
   }
 
   /** `pulumi preview --json` (plus EXTRA), parsed; a failed preview still prints its digest. */
-  async previewJson(extra: string[] = []): Promise<{ code: number; digest: PreviewDigest; stderr: string }> {
-    const result = await this.run(["preview", "--json", ...extra]);
+  async previewJson(extra: string[] = [], opts: RunOptions = {}): Promise<{ code: number; digest: PreviewDigest; stderr: string }> {
+    const result = await this.run(["preview", "--json", ...extra], opts);
     try {
       return { code: result.code, digest: JSON.parse(result.stdout) as PreviewDigest, stderr: result.stderr };
     } catch (cause) {

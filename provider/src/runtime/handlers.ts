@@ -9,6 +9,7 @@ import { canonicalJson, withoutReserved, type Props } from "./normalise";
 import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
 import { endBurst, liveForRead } from "./refresh-burst";
+import { userFacing } from "./user-facing-error";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -92,7 +93,7 @@ async function withHint<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    throw explained(e);
+    throw userFacing(explained(e));
   }
 }
 
