@@ -7,11 +7,9 @@
  * 1. A supported Node: this one when it is 22 or newer; on an older one (Node 20 is what fresh machines
  *    here have), Node `.nvmrc` from the npm registry, cached in `.cache/node/` (scripts/supported-node.js),
  *    said in one line. COMMAND and the install then run on it (its `bin/` first on PATH).
- * 2. The locked dependencies, installed only when `node_modules` is missing or older than
- *    `package-lock.json`; otherwise nothing happens. `npm install` rather than `npm ci`: npm records only
- *    the platform-specific optional binaries (@swc/core-*, …) that the registry it used serves, and
- *    `npm ci`'s lockfile check then rejects the lock on any registry or platform that differs
- *    (npm/cli#4828, #8805); `npm install` installs the same locked versions and adds what this platform needs.
+ * 2. The locked dependencies, installed with `npm ci` (exactly the lockfile, which lists every platform's
+ *    optional binaries) only when `node_modules` is missing or older than `package-lock.json`; otherwise
+ *    nothing happens.
  *
  * Plain JavaScript with no dependencies: it runs before any exist.
  */
@@ -63,10 +61,10 @@ function main() {
   }
   const env = environmentFor(node);
   if (!isUpToDate()) {
-    console.log("Installing dependencies (npm install, locked versions) ...");
-    const status = run("npm", ["install", "--no-audit", "--no-fund"], env);
+    console.log("Installing dependencies (npm ci, the locked versions) ...");
+    const status = run("npm", ["ci", "--no-audit", "--no-fund"], env);
     if (status !== 0) {
-      console.error("npm install failed; see the output above.");
+      console.error("npm ci failed; see the output above.");
       return status;
     }
   }

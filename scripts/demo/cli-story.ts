@@ -38,6 +38,9 @@ function pulumiEnv(dataDir: string): NodeJS.ProcessEnv {
     // Encrypts the stack's secrets (the client secret) in the local state; the demo stack is thrown away.
     PULUMI_CONFIG_PASSPHRASE: "cloudcost-demo",
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // Offline: the provider is a dynamic one (no plugin to download) and no registry is asked.
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
     // The root `npm run typecheck` type-checks the examples; the program itself only needs transpiling.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };

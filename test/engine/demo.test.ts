@@ -1,24 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findPulumiCli } from "../../scripts/demo/pulumi-cli";
-import { runDemo, stateOf, type DemoRun, type SandboxState } from "./demo-run";
+import { runDemo, stateOf, type DemoRun, type SandboxState } from "../e2e/demo-run";
 
 /**
- * The real Pulumi CLI flow: `pulumi up` with the policy pack, drift found by `pulumi preview --refresh`,
- * a stack the pack rejects, `pulumi destroy` — all on a local file backend against a sandbox. Opt-in
- * (`CLOUDCOST_E2E_CLI=1`) because it needs the CLI, which our CI machines cannot download.
+ * `npm run demo` with the real Pulumi CLI (`--engine cli`: scripts/pulumi-cli.js's build, or one on PATH):
+ * `pulumi up` with the policy pack, drift found by `pulumi preview --refresh`, a stack the pack rejects,
+ * `pulumi destroy` — on a local file backend against a sandbox — and what it leaves in the data folder.
  */
-const enabled = process.env.CLOUDCOST_E2E_CLI === "1";
-
-(enabled ? describe : describe.skip)("the real Pulumi CLI end to end (CLOUDCOST_E2E_CLI=1)", () => {
+describe("npm run demo with the real Pulumi CLI", () => {
   let dataDir: string;
   let run: DemoRun;
   let state: SandboxState;
 
   beforeAll(async () => {
-    const lookup = await findPulumiCli();
-    if (!lookup.found) throw new Error(`CLOUDCOST_E2E_CLI=1 but no Pulumi CLI: ${lookup.reason}`);
     dataDir = mkdtempSync(join(tmpdir(), "cloudcost-e2e-cli-"));
     run = await runDemo("cli", dataDir, 540_000);
     state = await stateOf(dataDir);
