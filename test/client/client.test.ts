@@ -1,4 +1,5 @@
-import { ApiError, CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
+import { ApiError, CloudCostClient, closeAllPools, MAX_REQUEST_BODY_BYTES, type RequestEvent } from "@cloudcost/api";
+import { createServer, type AddressInfo } from "node:net";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 /** Records every HTTP attempt the client makes. */
@@ -85,6 +86,17 @@ describe("client against the sandbox", () => {
     expect(err.requestId).toMatch(/^req_/);
     expect(err.message).toContain(err.requestId);
     expect(err.message).not.toContain(token);
+  });
+
+  it("sends a body over the 1 MiB limit once and reports the sandbox's 413 problem", async () => {
+    const rec = recorder();
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token }, onRequest: rec.onRequest });
+    const err = (await client
+      .createGroup({ name: "Too big", description: "x".repeat(2 * MAX_REQUEST_BODY_BYTES) })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 413, type: "https://cloudcost.dev/problems/payload-too-large", attempts: 1 });
+    expect(rec.events.map((e) => e.status)).toEqual([413]);
   });
 
   it("reports a rejected API token as a 401 ApiError that does not echo the token", async () => {
@@ -270,6 +282,28 @@ describe("retries against injected faults", () => {
       // pool; the sandbox's graceful close would wait for them (about 10 s), so the client lets go first.
       await closeAllPools();
       await sandbox.dispose();
+    }
+  });
+
+  it("does not retry a broken connection for a body over the limit, which no attempt can get accepted", async () => {
+    // A server on 127.0.0.1 that resets every connection as soon as a request arrives.
+    const resetter = createServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => resetter.listen(0, "127.0.0.1", resolve));
+    try {
+      const rec = recorder();
+      const client = new CloudCostClient({
+        baseUrl: `http://127.0.0.1:${(resetter.address() as AddressInfo).port}/api/v1`,
+        auth: { apiToken: "ccpat_unused" },
+        retry: { maxAttempts: 2, baseDelayMs: 1 },
+        onRequest: rec.onRequest,
+      });
+      await expect(client.createGroup({ name: "small" })).rejects.toMatchObject({ status: 0, attempts: 2 });
+      const big = { name: "big", description: "x".repeat(2 * MAX_REQUEST_BODY_BYTES) };
+      await expect(client.createGroup(big)).rejects.toMatchObject({ status: 0, attempts: 1 });
+      expect(rec.count("POST /groups")).toBe(3);
+    } finally {
+      await closeAllPools();
+      await new Promise((resolve) => resetter.close(resolve));
     }
   });
 

@@ -1,3 +1,5 @@
+import { MAX_REQUEST_BODY_BYTES } from "../contract/common";
+
 /** How hard the client tries before it gives up. */
 export interface RetryOptions {
   /** Attempts per call including the first; default 8. */
@@ -36,6 +38,14 @@ export function isTransientNetworkError(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const { name, code } = err as { name?: unknown; code?: unknown };
   return name === "TimeoutError" || (typeof code === "string" && TRANSIENT_CODES.has(code));
+}
+
+/**
+ * A body over the API's limit is refused (413, RFC 9110 §15.5.14) however often it is sent: when the
+ * connection broke before that answer could be read, another attempt would only break the same way.
+ */
+export function exceedsBodyLimit(body: string | undefined): boolean {
+  return body !== undefined && Buffer.byteLength(body) > MAX_REQUEST_BODY_BYTES;
 }
 
 /**

@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto";
 import { ApiError } from "./api-error";
 import { dispatcherFor } from "./pools";
 import type { RatePacer } from "./rate-pacer";
-import { backoffDelay, isRetryableStatus, isTransientNetworkError, parseRetryAfter, type RetryOptions } from "./retry-policy";
+import {
+  backoffDelay,
+  exceedsBodyLimit,
+  isRetryableStatus,
+  isTransientNetworkError,
+  parseRetryAfter,
+  type RetryOptions,
+} from "./retry-policy";
 
 export interface HttpRequest {
   /** `https://host:port` */
@@ -82,7 +89,8 @@ async function attemptOnce(req: HttpRequest, timeoutMs: number): Promise<HttpRes
 
 /**
  * Sends with bounded retries: 429 for any method (waiting out `Retry-After`, RFC 6585 §4), 5xx and
- * connection errors only when `req.idempotent`. Resolves with the final response, whatever its status;
+ * connection errors only when `req.idempotent` (and not for a body over the API's limit, which no attempt
+ * can get accepted). Resolves with the final response, whatever its status;
  * rejects with an {@link ApiError} of status 0 when no response arrived.
  */
 export async function send(req: HttpRequest, opts: TransportOptions): Promise<{ response: HttpResponse; attempts: number }> {
@@ -94,7 +102,7 @@ export async function send(req: HttpRequest, opts: TransportOptions): Promise<{ 
     } catch (err) {
       opts.pacer?.release(0, () => undefined);
       opts.onRequest?.({ operation: req.operation, method: req.method, status: 0, attempt });
-      const retry = req.idempotent && isTransientNetworkError(err) && attempt < opts.retry.maxAttempts;
+      const retry = req.idempotent && isTransientNetworkError(err) && !exceedsBodyLimit(req.body) && attempt < opts.retry.maxAttempts;
       if (!retry) throw networkError(req, err, attempt);
       await sleep(backoffDelay(attempt, opts.retry));
       continue;

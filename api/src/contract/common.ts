@@ -136,6 +136,9 @@ export const recipientSet = <S extends z.ZodType<string[], string[] | undefined>
 export const ResourceId = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
 
+/** The longest request body the API accepts; a longer one is answered 413 (RFC 9110 §15.5.14). */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
 // ---- Paging (decision: opaque cursor, limit 1..200, default 50) ----
 export const MAX_PAGE_LIMIT = 200;
 export const DEFAULT_PAGE_LIMIT = 50;

@@ -4,8 +4,11 @@ import { sql } from "../store/statements";
 import { GROUP_REFERENCING_TABLES } from "../store/tables";
 import { DeliveryWorker } from "./delivery-worker";
 import { EmailRelay } from "./email-relay";
-import { runDueReports } from "./report-runner";
-import { evaluateAlerts } from "./threshold-evaluator";
+import { dueReportRuns } from "./report-runner";
+import { dueAlertJudgments } from "./threshold-evaluator";
+import { walkTimeline, type Evaluation } from "./timeline";
+
+export type { Evaluation } from "./timeline";
 
 /** `serve --evaluate-every-ms`: the evaluation timer's period. */
 export const DEFAULT_EVALUATE_EVERY_MS = 60_000;
@@ -24,28 +27,21 @@ export function engineOptions(ctx: SandboxContext): EngineOptions {
   };
 }
 
-/** What one evaluation recorded. */
-export interface Evaluation {
-  alertEvents: number;
-  reportRuns: number;
-}
-
 /**
  * Evaluates one organization up to its clock's now: every enabled alert (also at each period end after
- * `from`, when the clock stepped over some) and every report run due. Safe to run in several processes
- * at once: events are recorded once per dedupe key (store/events.ts).
+ * `from`, when the clock stepped over some) and every report run due, all in the order they fell due
+ * (timeline.ts). Safe to run in several processes at once: events are recorded once per dedupe key
+ * (store/events.ts).
  */
 export async function evaluateOrganization(ctx: SandboxContext, orgId: string, from?: Date): Promise<Evaluation> {
   const reading = ctx.clocks.read(orgId);
   const to = reading.now;
-  const alertEvents = evaluateAlerts(ctx, orgId, from ?? to, to);
   // A report first seen on a running clock starts at its creation (not earlier than a short look-back, so an
   // old data folder does not deliver a backlog); on a set clock, clock changes anchor reports first (controls.ts).
   const lookBackMs = Math.max(2 * engineOptions(ctx).evaluateEveryMs, 60_000);
   const anchorFor = (r: ScheduledReport): number =>
     reading.frozen ? to.getTime() : Math.min(to.getTime(), Math.max(Date.parse(r.createdAt), to.getTime() - lookBackMs));
-  const reportRuns = await runDueReports(ctx, orgId, to, anchorFor);
-  return { alertEvents, reportRuns };
+  return walkTimeline([...dueAlertJudgments(ctx, orgId, from ?? to, to), ...dueReportRuns(ctx, orgId, to, anchorFor)]);
 }
 
 /**

@@ -7,6 +7,7 @@ import { recordEvent } from "./event-recorder";
 import { reportAttachment } from "./report-file";
 import { reportTable } from "./report-table";
 import { reportWindow } from "./report-window";
+import type { Due } from "./timeline";
 
 /** Runs of one report one evaluation makes at most (a clock step is at most 366 days: a daily report fits). */
 const MAX_RUNS_PER_EVALUATION = 400;
@@ -44,30 +45,34 @@ async function run(ctx: SandboxContext, orgId: string, report: ScheduledReport, 
   });
 }
 
+/** The scheduled times of `report` after `anchor` up to `to`, at most {@link MAX_RUNS_PER_EVALUATION}. */
+function runTimes(report: ScheduledReport, anchor: number, to: Date): Date[] {
+  const times: Date[] = [];
+  for (let at = anchor; times.length < MAX_RUNS_PER_EVALUATION;) {
+    const next = new Date(nextRunAt(report.schedule, new Date(at)));
+    if (next.getTime() > to.getTime()) break;
+    times.push(next);
+    at = next.getTime();
+  }
+  return times;
+}
+
 /**
- * Runs every scheduled run of the organization's reports due up to `to` on its clock. A report first
- * seen here starts at `anchorFor(report)`; a disabled report skips its runs (its anchor moves on).
- * Returns how many runs were delivered.
+ * The runs of the organization's reports due up to `to` on its clock. A report first seen here starts at
+ * `anchorFor(report)`; a disabled report skips its runs (its anchor moves on now). Each run resolves with
+ * 1 when it delivered, 0 when another process or an earlier evaluation already had.
  */
-export async function runDueReports(
-  ctx: SandboxContext,
-  orgId: string,
-  to: Date,
-  anchorFor: (r: ScheduledReport) => number,
-): Promise<number> {
-  let delivered = 0;
-  for (const report of ctx.reports.list(orgId)) {
-    let anchor = retryBusy(() => ctx.reportRuns.anchor(report.id, anchorFor(report)));
+export function dueReportRuns(ctx: SandboxContext, orgId: string, to: Date, anchorFor: (r: ScheduledReport) => number): Due[] {
+  return ctx.reports.list(orgId).flatMap((report): Due[] => {
+    const anchor = retryBusy(() => ctx.reportRuns.anchor(report.id, anchorFor(report)));
     if (!report.enabled) {
       retryBusy(() => ctx.reportRuns.advance(report.id, to.getTime()));
-      continue;
+      return [];
     }
-    for (let runs = 0; runs < MAX_RUNS_PER_EVALUATION; runs++) {
-      const next = new Date(nextRunAt(report.schedule, new Date(anchor)));
-      if (next.getTime() > to.getTime()) break;
-      if (await run(ctx, orgId, report, next)) delivered++;
-      anchor = next.getTime();
-    }
-  }
-  return delivered;
+    return runTimes(report, anchor, to).map((at) => ({
+      at,
+      counts: "reportRuns" as const,
+      run: async () => ((await run(ctx, orgId, report, at)) ? 1 : 0),
+    }));
+  });
 }

@@ -4,6 +4,7 @@ import { addDays } from "../costs/calendar";
 import type { SandboxContext } from "../service/context";
 import { newId } from "../store/ids";
 import { recordEvent, type Email } from "./event-recorder";
+import type { Due } from "./timeline";
 
 /**
  * A moment an alert is judged at: the period containing `periodDate`, billed up to the day before
@@ -77,19 +78,24 @@ function judge(ctx: SandboxContext, orgId: string, alert: BudgetAlert, spend: Pe
 }
 
 /**
- * Evaluates every enabled alert of the organization: at each period end between `from` and `to`, then at
- * `to` (the organization's now). Disabled alerts never fire. Returns how many events were recorded.
+ * The judgments of every enabled alert of the organization due between `from` and `to`: at each period end
+ * the clock passed, then at `to` (the organization's now). Disabled alerts never fire. Each judgment
+ * resolves with how many events it recorded.
  */
-export function evaluateAlerts(ctx: SandboxContext, orgId: string, from: Date, to: Date): number {
-  let fired = 0;
-  for (const alert of ctx.alerts.list(orgId)) {
-    if (!alert.enabled) continue;
-    for (const instant of periodEnds(alert.period, from, to)) {
-      const spend = ctx.costs.periodSpend(orgId, alert.groupId, alert.period, { periodDate: instant.periodDate, today: instant.today });
-      fired += judge(ctx, orgId, alert, spend, instant.at);
-    }
-    // The alert as read carries its spend at the organization's now (store/alerts.ts).
-    fired += judge(ctx, orgId, alert, alert, to);
-  }
-  return fired;
+export function dueAlertJudgments(ctx: SandboxContext, orgId: string, from: Date, to: Date): Due[] {
+  return ctx.alerts
+    .list(orgId)
+    .filter((alert) => alert.enabled)
+    .flatMap((alert): Due[] => [
+      ...periodEnds(alert.period, from, to).map((instant) => ({
+        at: instant.at,
+        counts: "alertEvents" as const,
+        run: () => {
+          const spend = ctx.costs.periodSpend(orgId, alert.groupId, alert.period, { periodDate: instant.periodDate, today: instant.today });
+          return judge(ctx, orgId, alert, spend, instant.at);
+        },
+      })),
+      // The alert as read carries its spend at the organization's now (store/alerts.ts).
+      { at: to, counts: "alertEvents", run: () => judge(ctx, orgId, alert, alert, to) },
+    ]);
 }

@@ -1,10 +1,11 @@
-import { API_BASE_PATH, buildOpenApiDocument, LOOPBACK_HOSTNAMES } from "@cloudcost/api";
+import { API_BASE_PATH, buildOpenApiDocument, LOOPBACK_HOSTNAMES, MAX_REQUEST_BODY_BYTES } from "@cloudcost/api";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { handlers } from "../api/handlers";
 import { registerApiRoutes } from "../api/routes-plugin";
 import { registerFaultInjection, type FaultOptions } from "./fault-injection";
 import { clientErrorHandler } from "./client-error";
+import { registerEarlyAnswerDiscard } from "./early-answer";
 import { registerHostCheck } from "./host-check";
 import { acceptJsonOnly } from "./json-body";
 import { registerNotFound } from "./not-found";
@@ -17,8 +18,8 @@ import { ServiceError } from "../errors";
 import { registerSandboxControls, type ControlsEngine } from "../events/controls-routes";
 import { evaluateOrganization } from "../events/event-engine";
 
-/** Request bodies over 1 MiB are refused with 413 (documented limit). */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Request bodies over 1 MiB are refused with 413 (the contract's documented limit). */
+export const BODY_LIMIT_BYTES = MAX_REQUEST_BODY_BYTES;
 /** Default per-token rate limit (requests per minute). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
@@ -79,6 +80,8 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     // before any hook runs; without this they get fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
   });
+  // A 413 (or any answer given before the body was read) must reach a client that is still sending.
+  registerEarlyAnswerDiscard(app);
   // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
   // client abandoned mid-request (its timeout fired) stays open until the client's keep-alive timeout, so
   // after a grace period every remaining connection is closed.

@@ -1,19 +1,23 @@
 import { Event, type EventQuery, type Page } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { notFound } from "../errors";
-import { cursorPosition, toPage } from "./paging";
+import { timePosition, toTimePage } from "./paging";
 import { sql } from "./statements";
 
 interface Row {
-  seq: number;
   id: string;
+  created_at: string;
   body: string;
 }
 
 /** What caused an event, once: the alert, period and threshold, or the report and its run time. */
 export type DedupeKey = string;
 
-/** The events of every organization, newest first. The stored body is the exact JSON `GET /events/{id}` and every webhook send. */
+/**
+ * The events of every organization, newest first by the time they happened on the organization's clock
+ * (ties by ID), not by when they were written. The stored body is the exact JSON `GET /events/{id}` and
+ * every webhook send.
+ */
 export class Events {
   constructor(private readonly db: Db) {}
 
@@ -35,27 +39,19 @@ export class Events {
   page(orgId: string, q: EventQuery): Page<Event> {
     // The cursor is bound to the filter too: a cursor of the unfiltered list is not one of a filtered list.
     const scope = { db: this.db, list: q.type === undefined ? "events" : `events:${q.type}`, orgId };
-    const position = cursorPosition(scope, q, true);
-    const rows = (
-      q.type === undefined
-        ? sql(this.db, "SELECT seq, id, body FROM events WHERE org_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
-            orgId,
-            position,
-            q.limit + 1,
-          )
-        : sql(this.db, "SELECT seq, id, body FROM events WHERE org_id = ? AND type = ? AND seq < ? ORDER BY seq DESC LIMIT ?").all(
-            orgId,
-            q.type,
-            position,
-            q.limit + 1,
-          )
-    ) as Row[];
-    return toPage(scope, rows, q.limit, parse);
+    // Past the cursor: strictly before the last row shown in (created_at, id) order; without one, from the newest.
+    const after = timePosition(scope, q) ?? { created_at: "~", id: "" };
+    const type = q.type === undefined ? "" : "AND type = ?";
+    const rows = sql(
+      this.db,
+      `SELECT id, created_at, body FROM events WHERE org_id = ? ${type} AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(...[orgId, ...(q.type === undefined ? [] : [q.type]), after.created_at, after.id, q.limit + 1]) as Row[];
+    return toTimePage(scope, rows, q.limit, parse);
   }
 
   /** The event's JSON exactly as stored (the webhook body); 404 for another organization's event. */
   body(orgId: string, eventId: string): string {
-    const row = sql(this.db, "SELECT seq, id, body FROM events WHERE id = ? AND org_id = ?").get(eventId, orgId) as Row | undefined;
+    const row = sql(this.db, "SELECT id, created_at, body FROM events WHERE id = ? AND org_id = ?").get(eventId, orgId) as Row | undefined;
     if (!row) throw notFound(`No event ${eventId} in this organization.`);
     return row.body;
   }

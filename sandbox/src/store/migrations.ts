@@ -227,8 +227,12 @@ CREATE TABLE IF NOT EXISTS events (
   body TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS events_org ON events (org_id, seq);
-CREATE INDEX IF NOT EXISTS events_org_type ON events (org_id, type, seq);
+-- GET /events lists newest first by the time an event happened on the organization's clock, ties by ID;
+-- the insertion-order indexes of older data folders are dropped
+DROP INDEX IF EXISTS events_org;
+DROP INDEX IF EXISTS events_org_type;
+CREATE INDEX IF NOT EXISTS events_org_time ON events (org_id, created_at, id);
+CREATE INDEX IF NOT EXISTS events_org_type_time ON events (org_id, type, created_at, id);
 CREATE TABLE IF NOT EXISTS deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,

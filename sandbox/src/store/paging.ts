@@ -33,24 +33,27 @@ function tag(scope: ListScope, position: string): Buffer {
 }
 
 /**
- * Cursors are opaque to clients (contract: paging decision): `<position>.<tag>`, the position being a
- * row's creation sequence number and the tag an HMAC binding it to the list and the organization. A
- * cursor of another list or organization, or a forged or altered one, is a 400.
+ * Cursors are opaque to clients (contract: paging decision): `<position>.<tag>`, the position being where
+ * the page ended (a row's creation sequence number, or a time and an ID: {@link toTimePage}) and the tag
+ * an HMAC binding it to the list and the organization. A cursor of another list or organization, or a
+ * forged or altered one, is a 400.
  */
-function encodeCursor(scope: ListScope, seq: number): string {
-  const position = seq.toString(36);
+function encodeCursor(scope: ListScope, position: string): string {
   return `${position}.${tag(scope, position).toString("base64url")}`;
 }
 
-function decodeCursor(scope: ListScope, cursor: string): number {
-  const m = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+const invalidCursor = () =>
+  invalidRequest("The cursor is not valid for this list.", [
+    { path: "query.cursor", code: "invalid_cursor", message: "is not a cursor returned by this list" },
+  ]);
+
+/** The position a cursor names, once its tag is checked; `shape` is what positions of this list look like. */
+function decodeCursor(scope: ListScope, cursor: string, shape: RegExp): string {
+  const m = /^([0-9a-z_~]{1,80})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
   const presented = m ? Buffer.from(m[2]!, "base64url") : undefined;
-  if (!m || !presented || presented.length !== 16 || !timingSafeEqual(presented, tag(scope, m[1]!))) {
-    throw invalidRequest("The cursor is not valid for this list.", [
-      { path: "query.cursor", code: "invalid_cursor", message: "is not a cursor returned by this list" },
-    ]);
-  }
-  return parseInt(m[1]!, 36);
+  if (!m || !presented || presented.length !== 16 || !timingSafeEqual(presented, tag(scope, m[1]!)) || !shape.test(m[1]!))
+    throw invalidCursor();
+  return m[1]!;
 }
 
 /** A row position in a list: its creation sequence number. */
@@ -63,15 +66,42 @@ interface Sequenced {
  * page exists, so no second query is needed.
  */
 export function toPage<R extends Sequenced, T>(scope: ListScope, rows: readonly R[], limit: number, view: (row: R) => T): Page<T> {
+  return pageOf(scope, rows, limit, view, (row) => row.seq.toString(36));
+}
+
+function pageOf<R, T>(scope: ListScope, rows: readonly R[], limit: number, view: (row: R) => T, position: (row: R) => string): Page<T> {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { items: shown.map(view), nextCursor: rows.length > limit && last ? encodeCursor(scope, last.seq) : null };
+  return { items: shown.map(view), nextCursor: rows.length > limit && last ? encodeCursor(scope, position(last)) : null };
 }
 
 /** The position to read after: 0 (or "infinity" for newest-first lists) without a cursor. */
 export function cursorPosition(scope: ListScope, q: PageQuery, newestFirst = false): number {
   if (q.cursor === undefined) return newestFirst ? Number.MAX_SAFE_INTEGER : 0;
-  return decodeCursor(scope, q.cursor);
+  return parseInt(decodeCursor(scope, q.cursor, /^[0-9a-z]{1,11}$/), 36);
+}
+
+/** A row of a list in time order: when it happened (an ISO 8601 UTC time) and its ID, which breaks ties. */
+export interface Timed {
+  created_at: string;
+  id: string;
+}
+
+/**
+ * Where a newest-first list in time order goes on after the cursor: the time and ID of the last row shown
+ * (the rows to read come strictly before it in `created_at DESC, id DESC` order); none without a cursor.
+ * A time and an ID rather than an insertion sequence, so a page boundary stays put whatever order the rows
+ * were written in.
+ */
+export function timePosition(scope: ListScope, q: PageQuery): Timed | undefined {
+  if (q.cursor === undefined) return undefined;
+  const [ms, id] = decodeCursor(scope, q.cursor, /^[0-9a-z]{1,11}~[0-9a-z_]{1,64}$/).split("~") as [string, string];
+  return { created_at: new Date(parseInt(ms, 36)).toISOString(), id };
+}
+
+/** {@link toPage} for a list in time order: its cursor names the last row's time and ID ({@link timePosition}). */
+export function toTimePage<R extends Timed, T>(scope: ListScope, rows: readonly R[], limit: number, view: (row: R) => T): Page<T> {
+  return pageOf(scope, rows, limit, view, (row) => `${Date.parse(row.created_at).toString(36)}~${row.id}`);
 }
 
 /**
