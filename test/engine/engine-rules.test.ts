@@ -4,22 +4,8 @@
  * another organization's credentials on refresh and destroy (`ignoreChanges` on every input:
  * ignore-changes.test.ts). One program (fixtures/declared) declares what the stack config lists.
  */
-import { join } from "node:path";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { FIXTURES, TYPES, changes, startEngineFixture, type EngineFixture } from "./support";
-
-const PROGRAM = join(FIXTURES, "declared");
-const RESOURCES = "cloudcost-engine-declared:resources";
-
-type Kind = "CloudGroup" | "BudgetAlert" | "ScheduledReport";
-interface Declared {
-  kind: Kind;
-  name: string;
-  inputs?: Record<string, unknown>;
-  get?: string;
-  groupOf?: string;
-  options?: { ignoreChanges?: string[]; retainOnDelete?: boolean };
-}
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, changes, startEngineFixture, type Declared, type EngineFixture } from "./support";
 
 let f: EngineFixture;
 beforeAll(async () => {
@@ -29,8 +15,8 @@ afterAll(() => f?.dispose());
 
 let serial = 0;
 async function stackOf(resources: Declared[]): Promise<PulumiStack> {
-  const stack = await f.stack(PROGRAM, `rules-${++serial}`);
-  await stack.setConfigObject(RESOURCES, resources);
+  const stack = await f.stack(DECLARED_PROGRAM, `rules-${++serial}`);
+  await stack.setConfigObject(DECLARED_RESOURCES, resources);
   return stack;
 }
 

@@ -3,21 +3,17 @@
  * CLI. For each input: `up` with one value, then the program changes it under `ignoreChanges` — `up` must not
  * write the object (its `updatedAt` stays) and `preview --refresh` must plan nothing for it.
  */
-import { join } from "node:path";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { FIXTURES, changes, nameOf, startEngineFixture, type EngineFixture } from "./support";
-
-const PROGRAM = join(FIXTURES, "declared");
-const RESOURCES = "cloudcost-engine-declared:resources";
-
-type Kind = "CloudGroup" | "BudgetAlert" | "ScheduledReport";
-interface Declared {
-  kind: Kind;
-  name: string;
-  inputs?: Record<string, unknown>;
-  groupOf?: string;
-  options?: { ignoreChanges?: string[] };
-}
+import {
+  DECLARED_PROGRAM,
+  DECLARED_RESOURCES,
+  changes,
+  nameOf,
+  startEngineFixture,
+  type Declared,
+  type EngineFixture,
+  type Kind,
+} from "./support";
 
 let f: EngineFixture;
 beforeAll(async () => {
@@ -26,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => f?.dispose());
 
 async function declare(stack: PulumiStack, resources: Declared[]): Promise<void> {
-  await stack.setConfigObject(RESOURCES, resources);
+  await stack.setConfigObject(DECLARED_RESOURCES, resources);
 }
 
 /** The service's `updatedAt` of an object: unchanged means nobody wrote it. */
@@ -102,7 +98,7 @@ function declaration(kind: Kind, field: string, value: unknown, ignore: string[]
 describe.each(Object.keys(FIELDS) as Kind[])("ignoreChanges on every input of %s", (kind) => {
   let stack: PulumiStack;
   beforeAll(async () => {
-    stack = await f.stack(PROGRAM, `ignore-${kind}`);
+    stack = await f.stack(DECLARED_PROGRAM, `ignore-${kind}`);
     await declare(stack, declaration(kind, "name", FIELDS[kind].base.name, []));
     expect((await stack.up()).code).toBe(0);
   }, 300_000);

@@ -8,10 +8,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { FIXTURES, POLICY_PACK, TYPES, expectSuccess, organizationIds, startEngineFixture, type EngineFixture } from "./support";
-
-const PROGRAM = join(FIXTURES, "declared");
-const RESOURCES = "cloudcost-engine-declared:resources";
+import {
+  DECLARED_PROGRAM,
+  DECLARED_RESOURCES,
+  POLICY_PACK,
+  TYPES,
+  expectSuccess,
+  organizationIds,
+  startEngineFixture,
+  type EngineFixture,
+} from "./support";
 
 let f: EngineFixture;
 let configDir: string;
@@ -26,8 +32,8 @@ afterAll(async () => {
 
 let serial = 0;
 async function stackOf(resources: unknown[]): Promise<PulumiStack> {
-  const stack = await f.stack(PROGRAM, `policies-${++serial}`);
-  await stack.setConfigObject(RESOURCES, resources);
+  const stack = await f.stack(DECLARED_PROGRAM, `policies-${++serial}`);
+  await stack.setConfigObject(DECLARED_RESOURCES, resources);
   return stack;
 }
 
@@ -107,7 +113,7 @@ describe("the stack policies on a second `pulumi up`", () => {
     expectSuccess(again);
     expect(again.stdout).not.toContain("cloud-group-budget-coverage");
 
-    await stack.setConfigObject(RESOURCES, [
+    await stack.setConfigObject(DECLARED_RESOURCES, [
       group,
       alertTo(["team@example.com"]),
       { kind: "CloudGroup", name: "orphan", inputs: { name: "Orphan", awsAccountIds: ["444455556666"] } },

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { StateResource } from "@cloudcost/testkit";
-import { FIXTURES, TYPES, expectSuccess, startEngineFixture, type EngineFixture } from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, startEngineFixture, type EngineFixture } from "./support";
 
 let f: EngineFixture;
 beforeAll(async () => {
@@ -31,14 +31,14 @@ describe("state written by the real engine", () => {
   beforeAll(async () => {
     const client = await f.sandbox.client("read,write");
     clientSecret = client.client_secret;
-    const stack = await f.stack(join(FIXTURES, "declared"), "state");
+    const stack = await f.stack(DECLARED_PROGRAM, "state");
     // OAuth client credentials instead of the fixture's token: both kinds of secret config are covered.
     await stack.must(["config", "rm", "cloudcost:apiToken"]);
     await stack.setConfig({ key: "cloudcost:clientId", value: client.client_id });
     await stack.setConfig({ key: "cloudcost:clientSecret", value: client.client_secret, secret: true });
     // The declarations hold the webhook URL: a secret in stack config, as a user keeps it.
     await stack.setConfigObject(
-      "cloudcost-engine-declared:resources",
+      DECLARED_RESOURCES,
       [
         { kind: "CloudGroup", name: "g", inputs: { name: "State group", awsAccountIds: ["111122223333"] } },
         { kind: "BudgetAlert", name: "a", groupOf: "g", inputs: { name: "State alert", amount: 10, webhookUrl: WEBHOOK } },

@@ -20,8 +20,23 @@ import {
 
 export const REPO = join(__dirname, "..", "..");
 export const EXAMPLES = join(REPO, "examples");
-export const FIXTURES = join(__dirname, "fixtures");
+const FIXTURES = join(__dirname, "fixtures");
 export const POLICY_PACK = join(REPO, "policies");
+
+/** fixtures/declared: one program that declares what its stack config lists (see its index.ts). */
+export const DECLARED_PROGRAM = join(FIXTURES, "declared");
+/** The stack config key that program reads. */
+export const DECLARED_RESOURCES = "cloudcost-engine-declared:resources";
+export type Kind = "CloudGroup" | "BudgetAlert" | "ScheduledReport";
+/** One entry of that list (the program's own `Declared`). */
+export interface Declared {
+  kind: Kind;
+  name: string;
+  inputs?: Record<string, unknown>;
+  get?: string;
+  groupOf?: string;
+  options?: { ignoreChanges?: string[]; retainOnDelete?: boolean };
+}
 
 /** Type tokens of the dynamic resources (provider/src/resource-class.ts). */
 export const TYPES = {
