@@ -1,3 +1,4 @@
+import { engineBench } from "./engine";
 import { policiesBench } from "./policies";
 import { providerBench } from "./provider";
 import { requestsBench } from "./proof-requests";
@@ -9,6 +10,7 @@ export type BenchArea = () => Promise<Record<string, unknown>>;
 
 // Areas register here: `sandbox`, `policies`, `provider`, ...
 export const areas: Record<string, BenchArea> = {
+  engine: engineBench,
   policies: policiesBench,
   provider: providerBench,
   rateLimited: rateLimitedBench,
