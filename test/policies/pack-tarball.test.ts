@@ -1,9 +1,11 @@
 /**
  * Issue 13 item 6: what `pulumi policy publish` uploads is `npm pack` of policies/, and every machine that
  * enforces the pack unpacks it into an empty folder and runs a plain `npm install` there. This packs the
- * workspace, unpacks the tarball alone into an empty folder, installs it with npm from its cache only
- * (`--offline`: nothing may come from anywhere else, and no workspace link can help), then runs it through
- * the real run-policy-pack process of the @pulumi/pulumi it installed: GetAnalyzerInfo, Configure, Analyze.
+ * workspace, unpacks the tarball alone into an empty folder outside the repository (no workspace link can
+ * help), installs it the way an enforcing machine does — a plain `npm install` from the registry npm is
+ * configured with, with an empty npm cache of the test's own, so nothing a warm cache holds can stand in for
+ * a missing dependency — then runs it through the real run-policy-pack process of the @pulumi/pulumi it
+ * installed: GetAnalyzerInfo, Configure, Analyze.
  *
  * Issue 17: the same tarball is a library. `require("@cloudcost/policies")` gives the policy factories and
  * starts nothing, and a platform team's own pack, installed next to it like any dependency, runs through
@@ -20,7 +22,8 @@ import { BudgetAlert } from "@cloudcost/pulumi";
 import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
-const installEnv = () => ({ ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" });
+/** A cold install: an npm cache of this test file's own, made empty in beforeAll and removed with `root`. */
+const installEnv = () => ({ ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr", npm_config_cache: join(root, "npm-cache") });
 const REPO = join(POLICY_PACK_DIR, "..");
 
 let root: string;
@@ -43,7 +46,7 @@ beforeAll(async () => {
   tarball = join(root, packed!.filename);
   await run("tar", ["-xzf", tarball, "-C", packDir, "--strip-components=1"]);
   manifest = JSON.parse(readFileSync(join(packDir, "package.json"), "utf8")) as typeof manifest;
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], {
+  await run("npm", ["install", "--no-audit", "--no-fund"], {
     cwd: packDir,
     timeout: 180_000,
     env: installEnv(),
@@ -115,7 +118,7 @@ describe("the policy pack tarball as a library", () => {
         dependencies: { "@cloudcost/policies": `file:${tarball}`, "@pulumi/policy": manifest.dependencies!["@pulumi/policy"] },
       }),
     );
-    await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd: custom, timeout: 180_000, env: installEnv() });
+    await run("npm", ["install", "--no-audit", "--no-fund"], { cwd: custom, timeout: 180_000, env: installEnv() });
     const acme = await startPolicyPack({ dir: custom, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
     try {
       const info = await acme.info();
