@@ -9,7 +9,9 @@ module.exports = {
   transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }] },
   // ESM-only libraries (oauth4webapi, jose) go through the transform too.
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
-  testTimeout: 60_000,
+  // A bound against a hang, not a verdict on speed: correctness tests wait on events, and speed belongs to
+  // `npm run bench`. Generous, so a machine under load is slow, not failing.
+  testTimeout: 300_000,
   // A harness child that dies by a signal nobody sent (SIGABRT, SIGSEGV) fails the test (testkit/src/child-process.ts).
   setupFilesAfterEnv: ["<rootDir>/test/setup/fail-on-signal-deaths.ts"],
   maxWorkers: 2,

@@ -1,6 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 
+/**
+ * How long a started process may take to print its ready line before it counts as hung. A guard against a
+ * hang, never a verdict on speed: a machine under load (CI on two shared cores) may be slow, not wrong.
+ */
+export const START_TIMEOUT_MS = 120_000;
+
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 

@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { noteCommandEnd, readyLine, stopChild } from "./child-process";
+import { START_TIMEOUT_MS, noteCommandEnd, readyLine, stopChild } from "./child-process";
 
 /** The sandbox's command line, as built by `npm run build` (resolved through the workspace, so it also works from bench/dist). */
 export const SANDBOX_CLI = join(dirname(require.resolve("@cloudcost/sandbox/package.json")), "dist", "cli.js");
@@ -53,9 +53,9 @@ export interface RunningSandbox {
 
 /**
  * A CLI command that has not ended by then is killed: left running past the test's own timeout, it
- * would keep the jest worker from exiting.
+ * would keep the jest worker from exiting. A hang guard, generous enough for a machine under load.
  */
-const CLI_TIMEOUT_MS = 30_000;
+const CLI_TIMEOUT_MS = 120_000;
 
 export function runCli(dataDir: string, args: string[], env?: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
@@ -94,7 +94,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     baseUrl = await readyLine(
       child,
       "sandbox",
-      20_000,
+      START_TIMEOUT_MS,
       (line) => /(https?:\/\/\S+\/api\/v1)/.exec(line)?.[1],
       () => stderr,
     );
