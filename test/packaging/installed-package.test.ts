@@ -119,6 +119,25 @@ describe("the packed packages, installed from tarballs", () => {
     expect(result).toEqual({ code: 0, out: "" });
   });
 
+  // Pulumi's TypeScript templates compile with `module: commonjs` and no moduleResolution (node10), which
+  // ignores package.json `exports`: the subpaths need `typesVersions` there. Each mode gets one compile.
+  it.each([
+    { module: "commonjs", moduleResolution: "node10" },
+    { module: "node16", moduleResolution: "node16" },
+    { module: "nodenext", moduleResolution: "nodenext" },
+    { module: "esnext", moduleResolution: "bundler" },
+  ])("resolve every subpath's types under module $module, moduleResolution $moduleResolution", async (modes) => {
+    copyFileSync(join(FIXTURE, "subpath-imports.ts"), join(project, "subpath-imports.ts"));
+    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, target: "es2022", types: [], ...modes };
+    const config = `tsconfig.${modes.moduleResolution}.json`;
+    writeFileSync(join(project, config), JSON.stringify({ compilerOptions, files: ["subpath-imports.ts"] }));
+    const result = await run(process.execPath, [TSC, "-p", config], { cwd: project, timeout: 90_000 }).then(
+      () => ({ code: 0, out: "" }),
+      (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 1, out: err.stdout ?? "" }),
+    );
+    expect(result).toEqual({ code: 0, out: "" });
+  });
+
   it("declare resources whose serialized provider is small and holds no secret", async () => {
     copyFileSync(join(FIXTURE, "declare-resources.js"), join(project, "declare-resources.js"));
     const env = {
