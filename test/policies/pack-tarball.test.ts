@@ -23,7 +23,11 @@ import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyP
 
 const run = promisify(execFile);
 /** A cold install: an npm cache of this test file's own, made empty in beforeAll and removed with `root`. */
-const installEnv = () => ({ ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr", npm_config_cache: join(root, "npm-cache") });
+const installEnv = () => ({
+  ...process.env,
+  npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr",
+  npm_config_cache: join(root, "npm-cache"),
+});
 const REPO = join(POLICY_PACK_DIR, "..");
 
 let root: string;
