@@ -5,13 +5,9 @@
  * ignore-changes.test.ts). One program (fixtures/declared) declares what the stack config lists.
  */
 import type { PulumiStack } from "@cloudcost/testkit";
-import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, changes, startEngineFixture, type Declared, type EngineFixture } from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, changes, useEngineFixture, type Declared } from "./support";
 
-let f: EngineFixture;
-beforeAll(async () => {
-  f = await startEngineFixture();
-}, 120_000);
-afterAll(() => f?.dispose());
+const f = useEngineFixture();
 
 let serial = 0;
 async function stackOf(resources: Declared[]): Promise<PulumiStack> {

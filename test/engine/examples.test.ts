@@ -7,23 +7,9 @@ import { join } from "node:path";
 import { AlertInput } from "@cloudcost/api";
 import type { PulumiStack } from "@cloudcost/testkit";
 import { z } from "zod";
-import {
-  EXAMPLES,
-  TYPES,
-  changedInputs,
-  changes,
-  comparable,
-  nameOf,
-  organizationIds,
-  startEngineFixture,
-  type EngineFixture,
-} from "./support";
+import { EXAMPLES, TYPES, changedInputs, changes, comparable, nameOf, organizationIds, useEngineFixture } from "./support";
 
-let f: EngineFixture;
-beforeAll(async () => {
-  f = await startEngineFixture();
-}, 120_000);
-afterAll(() => f?.dispose());
+const f = useEngineFixture();
 
 /** The group the sandbox seeds in the demo organization ("Production"), which adopt-existing adopts. */
 async function portalGroupId(): Promise<string> {

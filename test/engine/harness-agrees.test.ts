@@ -20,30 +20,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  DECLARED_PROGRAM,
-  DECLARED_RESOURCES,
-  POLICY_PACK,
-  TYPES,
-  nameOf,
-  startEngineFixture,
-  type Declared,
-  type EngineFixture,
-} from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, POLICY_PACK, TYPES, nameOf, useEngineFixture, type Declared } from "./support";
 
-let f: EngineFixture;
+const f = useEngineFixture();
 let pack: RunningPolicyPack;
 let scratch: string;
 beforeAll(async () => {
-  f = await startEngineFixture();
   pack = await startPolicyPack({ env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
   scratch = mkdtempSync(join(tmpdir(), "cloudcost-agree-"));
-}, 180_000);
+}, 120_000);
 afterAll(async () => {
   await pack?.stop();
   rmSync(scratch, { recursive: true, force: true });
   await closeAllPools();
-  await f?.dispose();
 });
 
 /** One move of a scenario, done the same way through both engines. */

@@ -4,22 +4,9 @@
  * write the object (its `updatedAt` stays) and `preview --refresh` must plan nothing for it.
  */
 import type { PulumiStack } from "@cloudcost/testkit";
-import {
-  DECLARED_PROGRAM,
-  DECLARED_RESOURCES,
-  changes,
-  nameOf,
-  startEngineFixture,
-  type Declared,
-  type EngineFixture,
-  type Kind,
-} from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, changes, nameOf, useEngineFixture, type Declared, type Kind } from "./support";
 
-let f: EngineFixture;
-beforeAll(async () => {
-  f = await startEngineFixture();
-}, 120_000);
-afterAll(() => f?.dispose());
+const f = useEngineFixture();
 
 async function declare(stack: PulumiStack, resources: Declared[]): Promise<void> {
   await stack.setConfigObject(DECLARED_RESOURCES, resources);

@@ -8,27 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PulumiStack } from "@cloudcost/testkit";
-import {
-  DECLARED_PROGRAM,
-  DECLARED_RESOURCES,
-  POLICY_PACK,
-  TYPES,
-  expectSuccess,
-  organizationIds,
-  startEngineFixture,
-  type EngineFixture,
-} from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, POLICY_PACK, TYPES, expectSuccess, organizationIds, useEngineFixture } from "./support";
 
-let f: EngineFixture;
+const f = useEngineFixture();
 let configDir: string;
-beforeAll(async () => {
-  f = await startEngineFixture();
+beforeAll(() => {
   configDir = mkdtempSync(join(tmpdir(), "cloudcost-policy-config-"));
-}, 120_000);
-afterAll(async () => {
-  rmSync(configDir, { recursive: true, force: true });
-  await f?.dispose();
 });
+afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
 let serial = 0;
 async function stackOf(resources: unknown[]): Promise<PulumiStack> {

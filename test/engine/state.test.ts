@@ -6,13 +6,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { StateResource } from "@cloudcost/testkit";
-import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, startEngineFixture, type EngineFixture } from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture } from "./support";
 
-let f: EngineFixture;
-beforeAll(async () => {
-  f = await startEngineFixture();
-}, 120_000);
-afterAll(() => f?.dispose());
+const f = useEngineFixture();
 
 /** Every file under DIR, as text. */
 function filesUnder(dir: string): string[] {

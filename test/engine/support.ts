@@ -91,6 +91,17 @@ export async function startEngineFixture(): Promise<EngineFixture> {
   };
 }
 
+/**
+ * The test file's fixture: started before its first test, disposed after its last. The object is filled in
+ * by `beforeAll`, so tests use it as it is.
+ */
+export function useEngineFixture(): EngineFixture {
+  const fixture = {} as EngineFixture;
+  beforeAll(async () => void Object.assign(fixture, await startEngineFixture()), 120_000);
+  afterAll(() => fixture.dispose?.());
+  return fixture;
+}
+
 /** The provider's stack config for an API token (the token a secret, as users are told to set it). */
 export function credentials(apiUrl: string, token: string): ConfigValue[] {
   return [
