@@ -41,6 +41,9 @@ function pulumiEnv(dataDir: string): NodeJS.ProcessEnv {
     // Offline: the provider is a dynamic one (no plugin to download) and no registry is asked.
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
+    // Node 26's FFI ExperimentalWarning, printed when the SDK serializes the dynamic provider (README,
+    // Troubleshooting): harmless, and noise in the story.
+    NODE_OPTIONS: [env.NODE_OPTIONS, "--disable-warning=ExperimentalWarning"].filter(Boolean).join(" "),
     // The root `npm run typecheck` type-checks the examples; the program itself only needs transpiling.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
