@@ -12,7 +12,8 @@
  *
  * The build is the ordinary Go one (`go build -trimpath`, the version stamped with -ldflags as release
  * builds do), from the module proxy Go is configured with; nothing of Pulumi's source is kept in this
- * repository. A complete folder is reused; a build goes to a temporary folder first and is renamed into
+ * repository. A complete folder built from the same inputs (go.mod, go.sum, our host's source: their digest is
+ * stamped into it) is reused; a build goes to a temporary folder first and is renamed into
  * place, so an interrupted or concurrent build never leaves half a folder behind.
  *
  *   node scripts/pulumi-cli.js              builds (or reuses) and prints one line
@@ -21,7 +22,8 @@
  * Plain JavaScript with no dependencies: it may run before `npm ci`.
  */
 const { spawnSync } = require("node:child_process");
-const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } = require("node:fs");
+const { createHash } = require("node:crypto");
+const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
 
 const REPO = join(__dirname, "..");
@@ -46,6 +48,16 @@ const VERSION = pinned(PKG);
 const CACHE = join(REPO, ".cache", "pulumi", VERSION);
 const BIN = join(CACHE, "bin");
 const EXECUTABLES = ["pulumi", "pulumi-language-nodejs", "pulumi-language-yaml", "pulumi-resource-pulumi-nodejs"];
+/** What a build is made from: a change to any of them (our host's source, a pin) means the folder is stale. */
+const INPUTS = ["go.mod", "go.sum", "tools.go", "language-nodejs/main.go", "language-yaml/go.mod", "language-yaml/go.sum"];
+/** Written into the bin folder: the digest of INPUTS the build was made from. */
+const STAMP = ".inputs-sha256";
+
+function inputsDigest() {
+  const hash = createHash("sha256");
+  for (const file of INPUTS) hash.update(`${file}\0`).update(readFileSync(join(MODULE_DIR, file)));
+  return hash.digest("hex");
+}
 
 class BuildError extends Error {}
 
@@ -126,6 +138,7 @@ function build(out) {
 
 function isComplete() {
   if (!EXECUTABLES.every((name) => existsSync(join(BIN, name)))) return false;
+  if (!existsSync(join(BIN, STAMP)) || readFileSync(join(BIN, STAMP), "utf8") !== inputsDigest()) return false;
   const version = spawnSync(join(BIN, "pulumi"), ["version"], {
     encoding: "utf8",
     env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
@@ -149,6 +162,7 @@ function ensurePulumiCli() {
   try {
     download();
     build(staging);
+    writeFileSync(join(staging, STAMP), inputsDigest());
     rmSync(BIN, { recursive: true, force: true });
     renameSync(staging, BIN);
   } finally {
