@@ -232,13 +232,15 @@ async function harnessSide(sandbox: RunningSandbox, stack: string): Promise<Side
       }
     },
     async destroy() {
-      const steps = [...engine.state.values()].filter((r) => r.type.startsWith(CLOUDCOST_TYPE)).map((r) => r.name);
+      const steps = [...engine.state.values()]
+        .filter((r) => r.type.startsWith(CLOUDCOST_TYPE))
+        .map((r) => ({ name: r.name, text: `${r.external ? "discard" : "delete"} ${r.name}` }));
       try {
         await engine.destroy();
         return {
           ok: true,
           message: "",
-          steps: bySortedName(steps.map((name) => ({ name, text: `delete ${name}` }))),
+          steps: bySortedName(steps),
           diffs: {},
           policies: [],
           state: state(),
@@ -275,6 +277,7 @@ function typeOf(resources: Declared[], name: string): string {
 
 interface EngineEvent {
   resourcePreEvent?: { metadata: StepMetadata };
+  resOpFailedEvent?: { metadata: StepMetadata };
   policyEvent?: { resourceUrn?: string; policyName: string; enforcementLevel: string };
 }
 interface StepMetadata {
@@ -320,8 +323,13 @@ async function cliSide(f: EngineFixture, stackName: string): Promise<Side> {
     const after = stateOf(afterResources);
     const names = new Map([...beforeResources, ...afterResources].filter((r) => r.id).map((r) => [r.id!, nameOf(r.urn)]));
     const ops = new Map<string, StepMetadata[]>();
+    // A step that failed is no step of the command (the harness records a step once it succeeded).
+    const failed = new Set(
+      events.filter((e) => e.resOpFailedEvent).map((e) => `${e.resOpFailedEvent!.metadata.op} ${e.resOpFailedEvent!.metadata.urn}`),
+    );
     for (const e of events) {
       const m = e.resourcePreEvent?.metadata;
+      if (m && failed.has(`${m.op} ${m.urn}`)) continue;
       if (!m || !m.type.startsWith(CLOUDCOST_TYPE)) continue;
       ops.set(nameOf(m.urn), [...(ops.get(nameOf(m.urn)) ?? []), m]);
     }
@@ -461,6 +469,285 @@ describe("testkit's engine and the real Pulumi CLI agree, rule by rule", () => {
         await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(alert), amount: 250 });
         await api.deleteGroup(ids["rr-group"]!);
       });
+      const refreshed = await both(s, (side) => side.refresh());
+      expect(Object.keys(refreshed.cli.state)).toEqual(["rr-alert"]);
+      expect(refreshed.cli.state["rr-alert"]).toMatchObject({ inputs: { amount: 250 }, outputs: { amount: 250 } });
+      const up = await both(s, (side) => side.up(program));
+      expect(up.cli.steps).toEqual(["update rr-alert", "create rr-group"]);
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "ignoreChanges reads the OLD inputs (after a refresh, the refreshed ones; a path they lack is removed)",
+    async () => {
+      const s = await pair("ignore-changes");
+      const first: Declared[] = [
+        {
+          kind: "CloudGroup",
+          name: "ic-group",
+          args: { name: "IC group", awsAccountIds: ["111122223333"] },
+          opts: { ignoreChanges: ["description"] },
+        },
+        {
+          kind: "BudgetAlert",
+          name: "ic-alert",
+          args: { name: "IC alert", amount: 100, recipients: RECIPIENTS, thresholds: THRESHOLDS, webhookUrl: WEBHOOK },
+          opts: { ignoreChanges: ["webhookUrl", "amount"] },
+        },
+      ];
+      await both(s, (side) => side.up(first));
+      await onBoth(s, async (api, ids) => {
+        const alert = await api.getAlert(ids["ic-alert"]!);
+        await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(alert), webhookUrl: WEBHOOK, amount: 300 });
+      });
+      await both(s, (side) => side.refresh());
+      const changed: Declared[] = [
+        { ...first[0]!, args: { ...first[0]!.args, description: "Added later" } },
+        { ...first[1]!, args: { ...first[1]!.args, amount: 500, webhookUrl: `${WEBHOOK}/other` } },
+      ];
+      const up = await both(s, (side) => side.up(changed));
+      expect(up.cli.steps).toEqual(["same ic-alert", "same ic-group"]);
+      expect(up.cli.state["ic-alert"]!.inputs).toMatchObject({ amount: 300, webhookUrl: { secret: WEBHOOK } });
+      expect(up.cli.state["ic-group"]!.inputs).toMatchObject({ description: "" });
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "Check gets the stored inputs as olds (none for a new resource or a targeted replace) and its answer is stored",
+    async () => {
+      const s = await pair("check-olds");
+      const alert = (recipients: string[]): Declared[] => [
+        {
+          kind: "BudgetAlert",
+          name: "co-alert",
+          args: { name: "CO alert", amount: 0.1 + 0.2, recipients, thresholds: [...THRESHOLDS].reverse() },
+        },
+      ];
+      const created = await both(s, (side) => side.up(alert(RECIPIENTS)));
+      expect(created.cli.state["co-alert"]!.inputs).toMatchObject({
+        recipients: ["alice@example.com", "finops@example.com"],
+        currency: "USD",
+      });
+      await both(s, (side) => side.up(alert([...RECIPIENTS].reverse())));
+      const updated = await both(s, (side) => side.up(alert([...RECIPIENTS, "Bob@example.com"])));
+      expect(updated.cli.diffs).toEqual({ "co-alert": ["recipients"] });
+      await both(s, (side) => side.up(alert([...RECIPIENTS, "Bob@example.com"]), { replace: ["co-alert"] }));
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "Diff gets the old outputs; Update only when it reports changes, otherwise a Same step",
+    async () => {
+      const s = await pair("diff-outputs");
+      const alert = (amount: number, recipients = RECIPIENTS): Declared[] => [
+        { kind: "BudgetAlert", name: "do-alert", args: { name: "DO alert", amount, recipients } },
+      ];
+      await both(s, (side) => side.up(alert(0.3)));
+      const same = await both(s, (side) =>
+        side.up(
+          alert(
+            0.1 + 0.2,
+            RECIPIENTS.map((r) => r.toUpperCase()),
+          ),
+        ),
+      );
+      expect(same.cli.steps).toEqual(["same do-alert"]);
+      const update = await both(s, (side) => side.up(alert(42)));
+      expect(update.cli.diffs).toEqual({ "do-alert": ["amount"] });
+      // Changed behind Pulumi's back and not refreshed: Diff compares the stored outputs, which still say 42.
+      await onBoth(s, async (api, ids) => {
+        const live = await api.getAlert(ids["do-alert"]!);
+        await api.replaceAlert(live.id, { ...z.object(AlertInput.shape).parse(live), amount: 77 });
+      });
+      const unnoticed = await both(s, (side) => side.up(alert(42)));
+      expect(unnoticed.cli.steps).toEqual(["same do-alert"]);
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "`get` is judged on empty outputs only: an existing group is read, a missing one fails in the provider",
+    async () => {
+      const s = await pair("get-read");
+      const looked = new Map<Side, string>();
+      for (const side of [s.harness, s.cli]) looked.set(side, (await side.api.createGroup({ name: "Looked up" })).id);
+      const reading = (side: Side): Declared[] => [{ kind: "CloudGroup", name: "gr-found", get: looked.get(side)! }];
+      const found = await both(s, (side) => side.up(reading(side)));
+      expect(found.cli.steps).toEqual(["read gr-found"]);
+      // What was read stays in state as an external resource: refreshed, and only forgotten when no longer read.
+      await both(s, (side) => side.refresh());
+      const previewed = await both(s, (side) => side.up([], { preview: true }));
+      expect(previewed.cli.steps).toEqual(["discard gr-found"]);
+      expect(Object.keys(previewed.cli.state)).toEqual(["gr-found"]);
+      const dropped = await both(s, (side) => side.up([]));
+      expect(dropped.cli.state).toEqual({});
+      await both(s, (side) => side.up(reading(side)));
+      const missing = await both(s, (side) => side.up([{ kind: "CloudGroup", name: "gr-missing", get: "grp_0000000000000000000000000" }]));
+      expect(missing.harness.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
+      expect(missing.cli.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
+      const destroyed = await both(s, (side) => side.destroy());
+      expect(destroyed.cli.steps).toEqual(["discard gr-found"]);
+      for (const side of [s.harness, s.cli])
+        await expect(side.api.getGroup(looked.get(side)!)).resolves.toMatchObject({ name: "Looked up" });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "AnalyzeStack gets outputs, and Same steps carry the stored outputs: the same verdict in preview, up, the next up and after a refresh",
+    async () => {
+      const s = await pair("analyze-stack");
+      const covered: Declared[] = [
+        { kind: "CloudGroup", name: "as-group", args: { name: "AS group", awsAccountIds: ["111122223333"] } },
+        {
+          kind: "BudgetAlert",
+          name: "as-alert",
+          args: { name: "AS alert", amount: 100, groupId: { idOf: "as-group" }, recipients: RECIPIENTS, thresholds: THRESHOLDS },
+        },
+      ];
+      for (const opts of [{ preview: true }, {}, {}]) await both(s, (side) => side.up(covered, { ...opts, policy: PACK }));
+      await both(s, (side) => side.refresh());
+      await both(s, (side) => side.up(covered, { policy: PACK }));
+      const bare: Declared[] = [
+        ...covered,
+        { kind: "CloudGroup", name: "as-bare", args: { name: "AS bare", awsAccountIds: ["444455556666"] } },
+      ];
+      const preview = await both(s, (side) => side.up(bare, { preview: true, policy: PACK }));
+      expect(preview.cli.policies).toEqual(["cloud-group-budget-coverage as-bare mandatory"]);
+      await both(s, (side) => side.up(bare, { policy: PACK }));
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "Remediate's result becomes Create's inputs with no second Check, and Analyze runs on it",
+    async () => {
+      const s = await pair("remediate");
+      const policy: PolicyPackConfigFile = { ...PACK, "budget-alert-thresholds": "remediate" };
+      const program: Declared[] = [
+        { kind: "BudgetAlert", name: "rm-alert", args: { name: "RM alert", amount: 100, recipients: ["finops@example.com"] } },
+      ];
+      const up = await both(s, (side) => side.up(program, { policy }));
+      expect(up.cli.state["rm-alert"]!.inputs.thresholds).toEqual(expect.arrayContaining([{ basis: "forecast", percent: 100 }]));
+      await both(s, (side) => side.up(program, { policy }));
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a mandatory Analyze violation stops `up`, not a preview",
+    async () => {
+      const s = await pair("mandatory");
+      const program: Declared[] = [
+        { kind: "BudgetAlert", name: "mv-alert", args: { name: "Nobody", amount: 100, thresholds: THRESHOLDS } },
+      ];
+      const preview = await both(s, (side) => side.up(program, { preview: true, policy: PACK }));
+      expect(preview.cli.policies).toEqual(["budget-alert-recipients mv-alert mandatory"]);
+      const up = await both(s, (side) => side.up(program, { policy: PACK }));
+      expect(up.cli.ok).toBe(false);
+      expect(up.cli.state).toEqual({});
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "Analyze never sees `__` keys and Remediate does: the remediated inputs keep `__provider`",
+    async () => {
+      const s = await pair("internal-keys");
+      const policy: PolicyPackConfigFile = { ...PACK, "budget-alert-thresholds": "remediate", "budget-alert-recipients": "advisory" };
+      const program: Declared[] = [
+        { kind: "BudgetAlert", name: "ik-alert", args: { name: "IK alert", amount: 100, recipients: ["someone@elsewhere.example.org"] } },
+      ];
+      await both(s, (side) => side.up(program, { preview: true, policy }));
+      const up = await both(s, (side) => side.up(program, { policy }));
+      expect(up.cli.state["ik-alert"]!.inputs.__provider).toBe("<provider>");
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "replace order: create-before-delete unless deleteBeforeReplace; a targeted replace never asks Diff",
+    async () => {
+      const s = await pair("replace-order");
+      const program: Declared[] = [
+        { kind: "CloudGroup", name: "ro-group", args: { name: "RO group" } },
+        { kind: "BudgetAlert", name: "ro-alert", args: { name: "RO alert", amount: 100 } },
+        { kind: "BudgetAlert", name: "ro-alert-dbr", args: { name: "RO alert dbr", amount: 100 }, opts: { deleteBeforeReplace: true } },
+      ];
+      await both(s, (side) => side.up(program));
+      const replaced = await both(s, (side) => side.up(program, { replace: ["ro-group", "ro-alert", "ro-alert-dbr"] }));
+      expect(replaced.cli.steps).toEqual([
+        "replace ro-alert create-before-delete",
+        "replace ro-alert-dbr delete-before-create",
+        "replace ro-group delete-before-create",
+      ]);
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "refresh and destroy use the provider config stored in state, not the program's current config",
+    async () => {
+      const s = await pair("stored-config");
+      await both(s, (side) => side.up([{ kind: "CloudGroup", name: "sc-group", args: { name: "SC group" } }]));
+      for (const side of [s.harness, s.cli]) await side.setProviderConfig(DEAD_API_URL, "not-a-token");
+      await both(s, (side) => side.refresh());
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "secrets are stripped before the dynamic provider and re-marked on what comes back",
+    async () => {
+      const s = await pair("secrets");
+      const program: Declared[] = [
+        { kind: "BudgetAlert", name: "se-alert", args: { name: "SE alert", amount: 100, recipients: RECIPIENTS, webhookUrl: WEBHOOK } },
+      ];
+      const up = await both(s, (side) => side.up(program));
+      expect(up.cli.state["se-alert"]).toMatchObject({
+        inputs: { webhookUrl: { secret: WEBHOOK } },
+        outputs: { webhookUrl: { secret: WEBHOOK } },
+      });
+      await both(s, (side) => side.refresh());
+      await both(s, (side) => side.up(program));
+      await both(s, (side) => side.up([{ ...program[0]!, args: { ...program[0]!.args, webhookUrl: `${WEBHOOK}/rotated` } }]));
+      await both(s, (side) => side.destroy());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "additionalSecretOutputs are made secret by the engine after each step",
+    async () => {
+      const s = await pair("secret-outputs");
+      const program: Declared[] = [
+        {
+          kind: "CloudGroup",
+          name: "so-group",
+          args: { name: "SO group", description: "Hidden" },
+          opts: { additionalSecretOutputs: ["description"] },
+        },
+        {
+          kind: "BudgetAlert",
+          name: "so-alert",
+          args: { name: "SO alert", amount: 100 },
+          opts: { additionalSecretOutputs: ["name", "currentSpend"] },
+        },
+      ];
+      const up = await both(s, (side) => side.up(program));
+      expect(up.cli.state["so-group"]!.outputs.description).toEqual({ secret: "Hidden" });
       await both(s, (side) => side.refresh());
       await both(s, (side) => side.up(program));
       await both(s, (side) => side.destroy());
