@@ -20,7 +20,7 @@ import {
 
 export const REPO = join(__dirname, "..", "..");
 export const EXAMPLES = join(REPO, "examples");
-const FIXTURES = join(__dirname, "fixtures");
+export const FIXTURES = join(__dirname, "fixtures");
 export const POLICY_PACK = join(REPO, "policies");
 
 /** fixtures/declared: one program that declares what its stack config lists (see its index.ts). */

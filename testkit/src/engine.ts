@@ -58,9 +58,14 @@ export interface StoredResource {
   options: ResourceOptions;
   propertyDependencies: Record<string, string[]>;
   dependencies: string[];
+  /**
+   * Read by `Resource.get`, not managed: kept in state, refreshed like the others, but never deleted — the
+   * engine drops it from state when no program reads it any more and on destroy (step.go DeleteStep, `discard`).
+   */
+  external?: boolean;
 }
 
-export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "read" | "refresh" | "refresh-gone";
+export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "read" | "discard" | "refresh" | "refresh-gone";
 export interface StepRecord {
   op: StepOp;
   urn: string;
@@ -325,7 +330,10 @@ export class Engine {
     return this.store({ ...base, ...created, inputs, providerConfig: config }, "create");
   }
 
-  /** `Resource.get(name, id)`: a read step (step.go ReadStep.Apply) with the program's inputs as inputs AND state. */
+  /**
+   * `Resource.get(name, id)`: a read step (step.go ReadStep.Apply) with the program's inputs as inputs AND state.
+   * The engine keeps what it read in state as an external resource (step_generator.go GenerateReadSteps).
+   */
   async read(goal: Goal & { id: string }): Promise<StoredResource> {
     const urn = this.urnOf(goal.type, goal.name);
     this.run?.registered.add(urn);
@@ -335,7 +343,7 @@ export class Engine {
     if (res.outputsMissing) throw new Error(`resource '${goal.id}' does not exist`);
     this.run?.steps.push({ op: "read", urn });
     const outputs = annotateSecrets(res.properties, goal.inputs);
-    const stored = {
+    const stored: StoredResource = {
       urn,
       type: goal.type,
       name: goal.name,
@@ -346,7 +354,12 @@ export class Engine {
       options: {},
       propertyDependencies: {},
       dependencies: [],
+      external: true,
     };
+    if (this.run) {
+      this.run.news.set(urn, stored);
+      if (!this.run.preview) this.state.set(urn, stored);
+    }
     this.resources.push({ type: goal.type, name: goal.name, urn, id: stored.id, inputs: goal.inputs, state: outputs, via: "read" });
     return stored;
   }
@@ -358,9 +371,10 @@ export class Engine {
       for (const old of run.pendingDeletes) await this.deleteResource(old);
       for (const r of [...this.state.values()].reverse()) {
         if (run.registered.has(r.urn)) continue;
-        await this.deleteResource(r);
-        this.state.delete(r.urn);
-        run.steps.push({ op: "delete", urn: r.urn });
+        // An external (read) resource is only forgotten: Pulumi never deletes what it did not create.
+        if (!r.external) await this.deleteResource(r);
+        if (!run.preview) this.state.delete(r.urn);
+        run.steps.push({ op: r.external ? "discard" : "delete", urn: r.urn });
       }
       if (this.opts.policyPack) {
         // AnalyzeStack sees each resource's final OUTPUTS (step_generator.go AnalyzeResources, over `news`;
@@ -462,10 +476,10 @@ export class Engine {
     return results;
   }
 
-  /** `pulumi destroy`: every resource deleted in reverse order, each with the config stored in state. */
+  /** `pulumi destroy`: every resource deleted in reverse order, each with the config stored in state (external ones only forgotten). */
   async destroy(): Promise<void> {
     for (const r of [...this.state.values()].reverse()) {
-      await this.deleteResource(r);
+      if (!r.external) await this.deleteResource(r);
       this.state.delete(r.urn);
     }
   }

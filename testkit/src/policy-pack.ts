@@ -1,6 +1,6 @@
 /**
  * Harness for the real policy pack process, spoken to over the Analyzer gRPC protocol as the Pulumi CLI
- * does (the CLI itself cannot be installed here; see shared notes "pulumi-without-the-cli").
+ * does (the flow tests use testkit's engine; test/engine runs the real CLI, built by scripts/pulumi-cli.js).
  *
  * API (also used by the benchmarks):
  * - `startPolicyPack({ env })` spawns `node @pulumi/pulumi/cmd/run-policy-pack 127.0.0.1:0 .` in `policies/`
