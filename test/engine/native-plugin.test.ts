@@ -93,6 +93,15 @@ test("a YAML program deploys through the plugin; preview and refresh then change
   const refresh = await stack.refresh(["--expect-no-changes"]);
   expect(refresh.code).toBe(0);
 
+  // Every output Read gives is in the package schema, and every schema output is there (webhookUrl is set here).
+  const schema = JSON.parse(readFileSync(join(REPO, "native", "schema.json"), "utf8")) as {
+    resources: Record<string, { properties: Record<string, unknown> }>;
+  };
+  for (const r of (await stack.exportState()).deployment.resources ?? []) {
+    const declared = schema.resources[r.type]?.properties;
+    if (declared) expect([r.type, Object.keys(r.outputs ?? {}).sort()]).toEqual([r.type, Object.keys(declared).sort()]);
+  }
+
   const state = JSON.stringify(await stack.exportState());
   expect(state).not.toContain(fx.token);
   expect(state).not.toContain(HOOK);
