@@ -137,7 +137,8 @@ export function packageSchema(version: string): Json {
     repository: "https://github.com/cloudcost/cloudcost-pulumi",
     license: "Apache-2.0",
     publisher: "cloudcost",
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: gen-sdk writes the package files a registry takes (sdk/go/go.mod, versions in package.json/setup.py).
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: config },
     provider: {
       description: "The cloudcost provider: which API to reach and with which credentials.",
@@ -147,10 +148,20 @@ export function packageSchema(version: string): Json {
     types: Object.fromEntries(Object.entries(types.types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
     functions,
+    // respectSchemaVersion: the generated SDKs (sdk/, `pulumi package gen-sdk`) carry the schema's version in
+    // package.json, setup.py and pulumi-plugin.json, so a program on an SDK asks the engine for this plugin's version.
     language: {
-      nodejs: { packageName: "@cloudcost/pulumi-native", packageDescription: "Native Pulumi SDK for the Cloud Cost Management API" },
-      python: { packageName: "pulumi_cloudcost" },
-      go: { importBasePath: "github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost", generateResourceContainerTypes: true },
+      nodejs: {
+        packageName: "@cloudcost/pulumi-native",
+        packageDescription: "Native Pulumi SDK for the Cloud Cost Management API",
+        respectSchemaVersion: true,
+      },
+      python: { packageName: "pulumi_cloudcost", respectSchemaVersion: true },
+      go: {
+        importBasePath: "github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost",
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
     },
   };
 }
