@@ -15,7 +15,7 @@ import { REPO, organizationIds, useEngineFixture } from "./support";
 
 const fx = useEngineFixture();
 const NATIVE_BIN = join(REPO, "native", "bin");
-const CLI = join(REPO, "provider", "dist", "cli", "index.js");
+const CLI = join(REPO, "provider", "dist", "cli", "main.js");
 
 /** A YAML project that finds the plugin in native/bin (Pulumi.yaml `plugins.providers`), with BODY after its header. */
 function yamlProject(name: string, body = ""): string {

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
-const CLI = join(__dirname, "..", "..", "provider", "dist", "cli", "index.js");
+const CLI = join(__dirname, "..", "..", "provider", "dist", "cli", "main.js");
 let sandbox: RunningSandbox;
 let token: string;
 let api: CloudCostClient;
