@@ -17,12 +17,15 @@ const fx = useEngineFixture();
 const NATIVE_BIN = join(REPO, "native", "bin");
 const CLI = join(REPO, "provider", "dist", "cli", "main.js");
 
-/** A YAML project that finds the plugin in native/bin (Pulumi.yaml `plugins.providers`), with BODY after its header. */
-function yamlProject(name: string, body = ""): string {
+/**
+ * A YAML project that finds the plugin in native/bin (Pulumi.yaml `plugins.providers`), with BODY after its
+ * header; or in PLUGIN_PATH (the source folder native/, which its PulumiPlugin.yaml makes a Node plugin).
+ */
+function yamlProject(name: string, body = "", pluginPath = NATIVE_BIN): string {
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-native-"));
   writeFileSync(
     join(dir, "Pulumi.yaml"),
-    [`name: ${name}`, "runtime: yaml", "plugins:", "  providers:", "    - name: cloudcost", `      path: ${NATIVE_BIN}`, body].join("\n"),
+    [`name: ${name}`, "runtime: yaml", "plugins:", "  providers:", "    - name: cloudcost", `      path: ${pluginPath}`, body].join("\n"),
   );
   return dir;
 }
@@ -106,6 +109,23 @@ test("a YAML program deploys through the plugin; preview and refresh then change
   expect(state).not.toContain(fx.token);
   expect(state).not.toContain(HOOK);
   expect(JSON.stringify(await stack.exportState({ showSecrets: true }))).toContain(HOOK);
+});
+
+test("the plugin's source folder runs as a plugin too (PulumiPlugin.yaml, through the Node language host)", async () => {
+  const body = [
+    "resources:",
+    "  team:",
+    "    type: cloudcost:index:CloudGroup",
+    "    properties:",
+    "      name: From the source folder",
+    "outputs:",
+    "  groupId: ${team.id}",
+  ];
+  const stack = await fx.stack(yamlProject("native-source-folder", body.join("\n"), join(REPO, "native")), "dev");
+  const up = await stack.up();
+  expect([up.code, up.stderr]).toEqual([0, ""]);
+  const { groupId } = (await stack.outputs()) as { groupId: string };
+  expect((await fx.api.getGroup(groupId)).name).toBe("From the source folder");
 });
 
 test("a wrong apiUrl is refused by CheckConfig, naming the setting, before anything is created", async () => {
