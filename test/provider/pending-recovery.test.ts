@@ -127,7 +127,7 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
   });
 
   it("forgets an object deleted since: its create is then 'never made', not found", async () => {
-    await client.deleteGroup(made.pendingGroup);
+    await client.deleteGroup(made.pendingGroup!);
     const recovery = await findRecovery(state(new Date()), client);
     expect(recovery.found).toEqual([]);
     expect(recovery.neverCreated.map((n) => n.urn)).toContain(urn("CloudGroup", "g"));
