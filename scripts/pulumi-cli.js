@@ -8,6 +8,9 @@
  *   pulumi-language-yaml            github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
  *   pulumi-language-nodejs          scripts/pulumi-cli/language-nodejs: ours, on the SDK's Go packages, because
  *                                   the module proxy refuses the official host's module (see its main.go)
+ *   pulumi-language-python          scripts/pulumi-cli/language-python: ours, likewise
+ *   pulumi-language-python-exec     the Python program launcher shipped in the sdk/v3 module (python/cmd/)
+ *   pulumi-language-go              scripts/pulumi-cli/language-go: ours, likewise (all three on langhost/)
  *   pulumi-resource-pulumi-nodejs   the dynamic-provider launcher script shipped in the sdk/v3 module
  *
  * The build is the ordinary Go one (`go build -trimpath`, the version stamped with -ldflags as release
@@ -23,7 +26,18 @@
  */
 const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
-const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} = require("node:fs");
 const { join, relative } = require("node:path");
 
 const REPO = join(__dirname, "..");
@@ -47,9 +61,26 @@ function pinned(module, dir = MODULE_DIR) {
 const VERSION = pinned(PKG);
 const CACHE = join(REPO, ".cache", "pulumi", VERSION);
 const BIN = join(CACHE, "bin");
-const EXECUTABLES = ["pulumi", "pulumi-language-nodejs", "pulumi-language-yaml", "pulumi-resource-pulumi-nodejs"];
-/** What a build is made from: a change to any of them (our host's source, a pin) means the folder is stale. */
-const INPUTS = ["go.mod", "go.sum", "tools.go", "language-nodejs/main.go", "language-yaml/go.mod", "language-yaml/go.sum"];
+/** Our language hosts: main packages of the wrapper module, each built into the executable of its folder's name. */
+const OUR_HOSTS = ["language-nodejs", "language-python", "language-go"];
+const EXECUTABLES = [
+  "pulumi",
+  ...OUR_HOSTS.map((dir) => `pulumi-${dir}`),
+  "pulumi-language-python-exec",
+  "pulumi-language-yaml",
+  "pulumi-resource-pulumi-nodejs",
+];
+/** The Go source of our hosts and what they share (langhost/), relative to the wrapper module. */
+function ourSources() {
+  return [...OUR_HOSTS, "langhost"].flatMap((dir) =>
+    readdirSync(join(MODULE_DIR, dir))
+      .filter((name) => name.endsWith(".go"))
+      .sort()
+      .map((name) => `${dir}/${name}`),
+  );
+}
+/** What a build is made from: a change to any of them (our hosts' source, a pin) means the folder is stale. */
+const INPUTS = ["go.mod", "go.sum", "tools.go", ...ourSources(), "language-yaml/go.mod", "language-yaml/go.sum"];
 /** Written into the bin folder: the digest of INPUTS the build was made from. */
 const STAMP = ".inputs-sha256";
 
@@ -90,7 +121,7 @@ function requireGo() {
 }
 
 /** The main packages built, as Go names them. */
-const TARGETS = [`${PKG}/cmd/pulumi`, "./language-nodejs"];
+const TARGETS = [`${PKG}/cmd/pulumi`, ...OUR_HOSTS.map((dir) => `./${dir}`)];
 const YAML_TARGET = `${YAML}/cmd/pulumi-language-yaml`;
 
 /**
@@ -111,10 +142,9 @@ function download() {
 function build(out) {
   const stamp = (variable) => ["-trimpath", "-tags", "osusergo,grpcnotrace", "-ldflags", `-s -w -X ${variable}=${VERSION}`];
   go(["build", ...stamp(`${SDK}/go/common/version.Version`), "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
-  go(
-    ["build", ...stamp("main.version"), "-o", join(out, "pulumi-language-nodejs"), "./language-nodejs"],
-    "building pulumi-language-nodejs",
-  );
+  for (const dir of OUR_HOSTS) {
+    go(["build", ...stamp("main.version"), "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
+  }
   const yaml = pinned(YAML, YAML_MODULE_DIR);
   go(
     [
@@ -130,10 +160,14 @@ function build(out) {
     YAML_MODULE_DIR,
   );
   const sdkDir = go(["list", "-m", "-f", "{{.Dir}}", SDK], "locating the sdk/v3 module").trim();
-  const launcher = join(out, "pulumi-resource-pulumi-nodejs");
-  copyFileSync(join(sdkDir, "nodejs", "dist", "pulumi-resource-pulumi-nodejs"), launcher);
-  // The module cache is read-only; the copy must be executable for the engine to start it.
-  chmodSync(launcher, 0o755);
+  // The module cache is read-only; the copies must be executable for the engine (and our Python host) to start them.
+  for (const [from, name] of [
+    [join(sdkDir, "nodejs", "dist"), "pulumi-resource-pulumi-nodejs"],
+    [join(sdkDir, "python", "cmd"), "pulumi-language-python-exec"],
+  ]) {
+    copyFileSync(join(from, name), join(out, name));
+    chmodSync(join(out, name), 0o755);
+  }
 }
 
 function isComplete() {

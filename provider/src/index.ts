@@ -14,6 +14,7 @@ export {
   type DayOfWeek,
 } from "./scheduled-report";
 export type { ResourceKind } from "./dynamic-provider";
+export { nativeTypeToken, kindOfType, type NativeTypeToken, type TypeToken } from "./resource-class";
 export { getCostSummary, getCostByService, getCostByDay, getCostForecast, getCostComparison, getAccounts, type CostWindow } from "./cost";
 export { getWebhookSigningSecret } from "./webhook-signing-secret";
 export { lastMonth, lastQuarter, monthToDate, thisQuarter, type DateWindow } from "./windows";

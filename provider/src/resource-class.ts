@@ -5,6 +5,19 @@ import { URN_KEY } from "./runtime/create-key";
 /** Pulumi's type token of a resource kind: what policies (`validateResourceOfType`) and `isInstance` match on. */
 export type TypeToken<K extends ResourceKind> = `pulumi-nodejs:dynamic/cloudcost:${K}`;
 
+/** The native plugin's type token of a kind (`pulumi-resource-cloudcost`, any language's SDK): the same resource, served natively. */
+export type NativeTypeToken<K extends ResourceKind> = `cloudcost:index:${K}`;
+
+export function nativeTypeToken<K extends ResourceKind>(kind: K): NativeTypeToken<K> {
+  return `cloudcost:index:${kind}`;
+}
+
+/** The kind a type token of either family names (dynamic or native); undefined for any other token. */
+export function kindOfType(type: string): ResourceKind | undefined {
+  const kind = /^(?:pulumi-nodejs:dynamic\/cloudcost|cloudcost:index):(CloudGroup|BudgetAlert|ScheduledReport)$/.exec(type)?.[1];
+  return kind as ResourceKind | undefined;
+}
+
 /** The static side of {@link cloudCostResource}'s base class (declared: Pulumi's own class has private members). */
 export type CloudCostResourceClass<K extends ResourceKind> = (abstract new (
   name: string,

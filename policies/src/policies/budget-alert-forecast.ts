@@ -1,6 +1,7 @@
 import { BudgetAlert } from "@cloudcost/pulumi";
 import { ApiError, periodContaining, type CostForecast, z } from "@cloudcost/api";
-import { ReportViolation, ResourceValidationArgs, validateResourceOfType } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs } from "@pulumi/policy";
+import { validateResourceOfKind } from "../resource-types";
 import { readConfig, toConfigSchema } from "../config/schema";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN } from "../inputs/raw";
@@ -97,7 +98,7 @@ export const budgetAlertForecast = composable(
       "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
     enforcementLevel: "advisory",
     configSchema: toConfigSchema(ForecastConfig),
-    validateResource: validateResourceOfType(BudgetAlert, (props, args, reportViolation) =>
+    validateResource: validateResourceOfKind(BudgetAlert, (props, args, reportViolation) =>
       validate(readAlert(props), args, reportViolation),
     ),
   },

@@ -1,6 +1,7 @@
 import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
-import { Secret, remediateResourceOfType } from "@pulumi/policy";
+import { Secret } from "@pulumi/policy";
+import { remediateResourceOfKind } from "../resource-types";
 import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN, knownElements } from "../inputs/raw";
@@ -100,7 +101,7 @@ export const budgetAlertThresholds = composable(
       read: readAlert,
       check: checkThresholds,
     }),
-    remediateResource: remediateResourceOfType(BudgetAlert, (props, args) => {
+    remediateResource: remediateResourceOfKind(BudgetAlert, (props, args) => {
       const thresholds = remediatedThresholds(readAlert(props), readConfig(args, ThresholdsConfig, NAME));
       return thresholds ? withThresholds(props, thresholds) : undefined;
     }),

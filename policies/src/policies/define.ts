@@ -1,11 +1,9 @@
-import type { Resource } from "@pulumi/pulumi";
-import { EnforcementLevel, ResourceValidationPolicy, validateResourceOfType } from "@pulumi/policy";
+import type { EnforcementLevel, ResourceValidationPolicy } from "@pulumi/policy";
 import { z } from "@cloudcost/api";
 import { readConfig, toConfigSchema } from "../config/schema";
+import { validateResourceOfKind, type ResourceClass } from "../resource-types";
 
-/** A resource class of the provider: its static `__pulumiType` is what the policies match on. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors @pulumi/policy's own constructor signature
-export type ResourceClass<A> = { new (name: string, args: A, ...rest: any[]): Resource };
+export type { ResourceClass } from "../resource-types";
 
 export interface ResourceCheck<V, S extends z.ZodObject> {
   name: string;
@@ -18,7 +16,7 @@ export interface ResourceCheck<V, S extends z.ZodObject> {
   check: (view: V, config: z.output<S>) => string[];
 }
 
-/** A resource policy matched on the provider's type token, with its configuration schema generated from zod. */
+/** A resource policy matched on the kind's type tokens (dynamic and native), with its configuration schema generated from zod. */
 export function resourcePolicy<A, V, S extends z.ZodObject>(
   resourceClass: ResourceClass<A>,
   spec: ResourceCheck<V, S>,
@@ -28,7 +26,7 @@ export function resourcePolicy<A, V, S extends z.ZodObject>(
     description: spec.description,
     enforcementLevel: spec.enforcementLevel,
     configSchema: toConfigSchema(spec.config),
-    validateResource: validateResourceOfType(resourceClass, (props, args, reportViolation) => {
+    validateResource: validateResourceOfKind(resourceClass, (props, args, reportViolation) => {
       const config = readConfig(args, spec.config, spec.name);
       for (const message of spec.check(spec.read(props as object), config)) reportViolation(message);
     }),

@@ -2,6 +2,7 @@ import type { PolicyResource } from "@pulumi/policy";
 import { BudgetAlert, CloudGroup, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { GroupView, readGroup } from "../inputs/cloud-group";
+import { isOfKind } from "../resource-types";
 
 export interface StackGroup {
   urn: string;
@@ -29,12 +30,12 @@ export interface StackView {
 
 const GROUP_ID: keyof BudgetAlertArgs = "groupId";
 
-/** The stack's Cloud Groups and budget alerts, matched on the provider's type tokens. */
+/** The stack's Cloud Groups and budget alerts, dynamic or native, matched on their type tokens. */
 export function readStack(resources: readonly PolicyResource[]): StackView {
   const view: StackView = { groups: [], alerts: [] };
   for (const r of resources) {
-    if (r.isType(CloudGroup)) view.groups.push({ urn: r.urn, name: r.name, group: readGroup(r.props) });
-    else if (r.isType(BudgetAlert)) {
+    if (isOfKind(r.type, CloudGroup)) view.groups.push({ urn: r.urn, name: r.name, group: readGroup(r.props) });
+    else if (isOfKind(r.type, BudgetAlert)) {
       const deps = Reflect.getOwnPropertyDescriptor(r.propertyDependencies, GROUP_ID)?.value as PolicyResource[] | undefined;
       view.alerts.push({ urn: r.urn, name: r.name, alert: readAlert(r.props), groupUrns: (deps ?? []).map((d) => d.urn) });
     }

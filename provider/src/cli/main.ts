@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { importPlanCommand } from "./import-plan";
 import { pendingCommand } from "./pending-command";
 
 const USAGE = `Usage: cloudcost-pulumi <command> [options]
@@ -12,8 +13,13 @@ Commands:
     --apply        run the refresh instead of printing it (clearing first, in a file backend, the
                    lock of the interrupted process and an empty attributes file it left)
     --json         print the findings as JSON
+  import-plan   Everything an organization has (groups, alerts, reports) as Pulumi's bulk import file,
+            for \`pulumi import --file\` and the native provider.
+    --org ID       the organization (must be the one the credentials belong to)
+    --api-url URL  the API base URL (default: CLOUDCOST_API_URL)
 
-Credentials: the stack's cloudcost:* config (as \`pulumi up\` reads it), then CLOUDCOST_* variables.`;
+Credentials: the stack's cloudcost:* config (as \`pulumi up\` reads it), then CLOUDCOST_* variables
+(import-plan: CLOUDCOST_* variables only).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -24,6 +30,11 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
     });
     return pendingCommand(values);
+  }
+  if (command === "import-plan") {
+    const { values } = parseArgs({ args: rest, options: { org: { type: "string" }, "api-url": { type: "string" } }, strict: true });
+    await importPlanCommand({ org: values.org, apiUrl: values["api-url"] }, (text) => process.stdout.write(text));
+    return 0;
   }
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(`${USAGE}\n`);

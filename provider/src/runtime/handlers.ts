@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ApiError, type z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 import { currentClient, useStackConfig } from "./clients";
-import { checkedApiUrl } from "./settings";
+import { checkedApiUrl, type ConfigLookup } from "./settings";
 import { failuresFrom } from "./failures";
 import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
@@ -17,15 +17,22 @@ export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
 
 /** `configure` of every resource kind: remembers the stack config; credentials are resolved per call. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const config = (key: string): string | undefined => {
+  configureFrom((key: string): string | undefined => {
     try {
       return req.config.get(`cloudcost:${key}`);
     } catch {
       // The host passes an undefined config when Configure was never called; fall back to the environment.
       return undefined;
     }
-  };
-  checkedApiUrl(config); // a wrong apiUrl fails here, naming the value to set
+  });
+}
+
+/**
+ * What both front doors configure with: the dynamic host's stack config, or the native plugin's provider
+ * inputs. A wrong apiUrl fails here, naming the value to set; credentials are resolved per call.
+ */
+export function configureFrom(config: ConfigLookup): void {
+  checkedApiUrl(config);
   useStackConfig(config);
 }
 

@@ -2,6 +2,8 @@ import type { ResourceKind } from "../dynamic-provider";
 import { budgetAlertSpec } from "./budget-alert";
 import { cloudGroupSpec } from "./cloud-group";
 import { handlersFor, type Handlers } from "./handlers";
+import type { ResourceSpec } from "./resource-spec";
+import type { Props } from "./normalise";
 import { scheduledReportSpec } from "./scheduled-report";
 
 /*
@@ -15,3 +17,18 @@ export const ScheduledReport: Handlers = handlersFor(scheduledReportSpec);
 
 /** The same handlers keyed by kind (tests and tools). */
 export const handlers: Record<ResourceKind, Handlers> = { CloudGroup, BudgetAlert, ScheduledReport };
+
+/** The resource specs by kind: what the native plugin's front door and its schema are derived from. */
+export const specs: Record<ResourceKind, ResourceSpec<Props, { id: string }>> = {
+  CloudGroup: cloudGroupSpec,
+  BudgetAlert: budgetAlertSpec,
+  ScheduledReport: scheduledReportSpec,
+};
+
+export { changedKeys, configureFrom } from "./handlers";
+export { URN_KEY } from "./create-key";
+export { clientFor, currentClient } from "./clients";
+export { checkedApiUrl, resolveSettings, SETTINGS_ENV, SettingsError, type ConfigLookup } from "./settings";
+export { userFacing } from "./user-facing-error";
+export type { ResourceSpec } from "./resource-spec";
+export type { Props } from "./normalise";

@@ -13,119 +13,63 @@
 //   - RunPlugin: policy packs (kind "analyzer") start through @pulumi/pulumi/cmd/run-policy-pack behind the
 //     SDK's PolicyProxy, which learns the stack's configuration from the engine first; other plugins through
 //     @pulumi/pulumi/cmd/run-plugin.
-//   - GetRequiredPackages: none. Dynamic providers need no plugin download, and automatic plugin acquisition
-//     is off in every run of ours.
-//   - InstallDependencies: nothing to do; dependencies are installed by npm (`npm ci`) before any Pulumi command.
+//   - GeneratePackage, GenerateProgram, GenerateProject: TypeScript, by pkg/v3's codegen/nodejs (../langhost), for
+//     `pulumi package gen-sdk --language nodejs`, `pulumi import --out` and `pulumi convert`.
+//   - Handshake, GetPluginInfo, GetRequiredPackages (none), InstallDependencies (nothing: npm installs): ../langhost.
 //
 // Not implemented (the CLI reports UNIMPLEMENTED): synchronous invokes over --sync pipes (deprecated in the
-// SDK), debugging, bun, program and SDK generation.
+// SDK), debugging, bun, Pack and Link.
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/cloudcost/cloudcost-pulumi/scripts/pulumi-cli/langhost"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	sdk "github.com/pulumi/pulumi/sdk/v3"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // version is stamped by scripts/pulumi-cli.js (-ldflags -X main.version=…), the CLI's own release.
 var version = "dev"
 
-// userActionableExit is the exit code with which @pulumi/pulumi/cmd/run says it has already printed an
-// actionable message (sdk/nodejs/cmd/run/run.ts): the host answers Bail so the CLI adds nothing.
-const userActionableExit = 32
-
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
+	*langhost.Base
 }
 
 func main() {
-	showVersion := flag.Bool("version", false, "print the version and exit")
-	flag.String("tracing", "", "accepted for compatibility; tracing is not supported")
-	flag.String("runtime", "nodejs", "accepted for compatibility; only nodejs is supported")
-	flag.Parse()
-	if *showVersion {
-		fmt.Println(version)
-		return
-	}
-	h := &host{}
-	if args := flag.Args(); len(args) > 0 {
-		h.engineAddress = args[0]
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	cancel := make(chan bool)
-	go func() { <-ctx.Done(); close(cancel) }()
-	if h.engineAddress != "" {
-		// Exit when the engine goes away, as every plugin must (rpcutil.Healthcheck polls it).
-		if err := rpcutil.Healthcheck(ctx, h.engineAddress, 5*time.Minute, stop); err != nil {
-			fail(fmt.Errorf("could not start the health check: %w", err))
-		}
-	}
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, h)
-			return nil
-		},
+	langhost.Serve("pulumi-language-nodejs", version, func(base *langhost.Base) pulumirpc.LanguageRuntimeServer {
+		base.Codegen = codegen()
+		return &host{Base: base}
 	})
-	if err != nil {
-		fail(fmt.Errorf("could not start the language host: %w", err))
+}
+
+// codegen is TypeScript generation as the official host does it: output-versioned invokes preferred in programs.
+func codegen() *langhost.Codegen {
+	return &langhost.Codegen{
+		Tool:        "pulumi-language-nodejs",
+		BindOptions: []pcl.BindOption{pcl.PreferOutputVersionedInvokes},
+		Package: func(tool string, pkg *schema.Package, req *pulumirpc.GeneratePackageRequest,
+			loader schema.ReferenceLoader,
+		) (map[string][]byte, error) {
+			return nodejs.GeneratePackage(tool, pkg, req.GetExtraFiles(), req.GetLocalDependencies(), req.GetLocal(), loader)
+		},
+		Program: nodejs.GenerateProgram,
+		Project: func(dir string, project workspace.Project, program *pcl.Program, deps map[string]string) error {
+			return nodejs.GenerateProject(dir, project, program, deps, false, "nodejs")
+		},
 	}
-	// The CLI reads the port from the first line of stdout.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-	os.Exit(1)
-}
-
-func (h *host) Handshake(
-	ctx context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	h.engineAddress = req.GetEngineAddress()
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *host) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
-}
-
-func (h *host) GetRequiredPlugins(
-	context.Context, *pulumirpc.GetRequiredPluginsRequest,
-) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	return &pulumirpc.GetRequiredPluginsResponse{}, nil
-}
-
-func (h *host) InstallDependencies(
-	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
-) error {
-	return nil
 }
 
 // resolveModule asks node where `module` resolves from `dir`, the way the program itself will resolve it.
@@ -148,7 +92,7 @@ func (h *host) runArguments(req *pulumirpc.RunRequest, runPath string) []string 
 		}
 	}
 	add("monitor", req.GetMonitorAddress())
-	add("engine", h.engineAddress)
+	add("engine", h.EngineAddress)
 	add("organization", req.GetOrganization())
 	add("project", req.GetProject())
 	add("root-directory", req.GetInfo().GetRootDirectory())
@@ -164,33 +108,15 @@ func (h *host) runArguments(req *pulumirpc.RunRequest, runPath string) []string 
 
 // programEnvironment is this process's environment plus the stack configuration, as cmd/run reads it.
 func programEnvironment(req *pulumirpc.RunRequest) ([]string, error) {
-	config, err := json.Marshal(nonNil(req.GetConfig()))
+	config, secretKeys, err := langhost.ConfigJSON(req)
 	if err != nil {
 		return nil, err
 	}
-	secretKeys, err := json.Marshal(nonNilList(req.GetConfigSecretKeys()))
-	if err != nil {
-		return nil, err
-	}
-	env := append(os.Environ(), "PULUMI_CONFIG="+string(config), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeys))
+	env := append(os.Environ(), "PULUMI_CONFIG="+config, "PULUMI_CONFIG_SECRET_KEYS="+secretKeys)
 	if typescript(req.GetInfo().GetOptions().AsMap()) {
 		env = append(env, "PULUMI_NODEJS_TYPESCRIPT=true")
 	}
 	return env, nil
-}
-
-func nonNil(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return m
-}
-
-func nonNilList(l []string) []string {
-	if l == nil {
-		return []string{}
-	}
-	return l
 }
 
 // typescript reads Pulumi.yaml's `runtime.options.typescript` (default true, as in the official host).
@@ -213,28 +139,12 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	}
 	env, err := programEnvironment(req)
 	if err != nil {
-		return &pulumirpc.RunResponse{Error: "could not serialize the stack configuration: " + err.Error()}, nil
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
 	cmd := exec.CommandContext(ctx, node, h.runArguments(req, runPath)...)
 	cmd.Dir = dir
 	cmd.Env = env
-	// Wrapped so that os/exec copies through a pipe: node may switch a shared descriptor to non-blocking mode.
-	cmd.Stdout = struct{ *os.File }{os.Stdout}
-	cmd.Stderr = struct{ *os.File }{os.Stderr}
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 5 * time.Second
-	err = cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return &pulumirpc.RunResponse{}, nil
-	case errors.As(err, &exit) && exit.ExitCode() == userActionableExit:
-		return &pulumirpc.RunResponse{Bail: true}, nil
-	case errors.As(err, &exit):
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode())}, nil
-	default:
-		return &pulumirpc.RunResponse{Error: "could not start the program: " + err.Error()}, nil
-	}
+	return langhost.RunProgram(ctx, cmd), nil
 }
 
 func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer) error {

@@ -1,0 +1,24 @@
+import * as grpc from "@grpc/grpc-js";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { PLUGIN_VERSION } from "../version";
+import { providerService } from "./provider-service";
+import { loadSchema } from "./schema-file";
+
+/*
+ * `pulumi-resource-cloudcost`: the engine starts it with the engine's address as its argument, reads the
+ * port it prints on stdout, then talks gRPC (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go). It
+ * serves until the engine closes its stdin or kills it.
+ */
+async function main(): Promise<void> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(ResourceProviderService, providerService(PLUGIN_VERSION, loadSchema()));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  process.stdout.write(`${port}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`pulumi-resource-cloudcost: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+package langhost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+// ConfigJSON is the stack configuration and the names of its secret keys, JSON-encoded as every SDK reads
+// them from PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS (empty object and list rather than null).
+func ConfigJSON(req *pulumirpc.RunRequest) (config, secretKeys string, err error) {
+	values := req.GetConfig()
+	if values == nil {
+		values = map[string]string{}
+	}
+	keys := req.GetConfigSecretKeys()
+	if keys == nil {
+		keys = []string{}
+	}
+	encodedValues, err := json.Marshal(values)
+	if err != nil {
+		return "", "", fmt.Errorf("could not encode the stack configuration: %w", err)
+	}
+	encodedKeys, err := json.Marshal(keys)
+	if err != nil {
+		return "", "", fmt.Errorf("could not encode the stack's secret keys: %w", err)
+	}
+	return string(encodedValues), string(encodedKeys), nil
+}
+
+// RunProgram runs CMD (a program process set up by the host) to its end, its output the host's own, and turns
+// the outcome into the engine's answer. Exit code 32 (constant.ExitStatusLoggedError: the Node.js, Python and
+// Go SDKs all use it) means the program has already shown the user what went wrong: the run bails without a
+// second message. Cancelling CTX interrupts the program, then kills it 5 s later.
+func RunProgram(ctx context.Context, cmd *exec.Cmd) *pulumirpc.RunResponse {
+	// Wrapped so that os/exec copies through a pipe: a child may switch a shared descriptor to non-blocking mode.
+	cmd.Stdout = struct{ *os.File }{os.Stdout}
+	cmd.Stderr = struct{ *os.File }{os.Stderr}
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return &pulumirpc.RunResponse{}
+	case errors.As(err, &exit) && exit.ExitCode() == constant.ExitStatusLoggedError:
+		return &pulumirpc.RunResponse{Bail: true}
+	case errors.As(err, &exit):
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", exit.ExitCode())}
+	default:
+		return &pulumirpc.RunResponse{Error: "could not start the program: " + err.Error()}
+	}
+}
