@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CloudCostClient } from "@cloudcost/api";
+import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
   PulumiWorkspace,
   startSandbox,
@@ -17,6 +17,7 @@ import {
   type RunningSandbox,
   type StateResource,
 } from "@cloudcost/testkit";
+import { z } from "zod";
 
 export const REPO = join(__dirname, "..", "..");
 export const EXAMPLES = join(REPO, "examples");
@@ -152,4 +153,21 @@ export function comparable(resources: StateResource[]): unknown[] {
 /** Fails with what the CLI printed when a command did not succeed (a bare exit code says nothing). */
 export function expectSuccess(result: { code: number; stdout: string; stderr: string }): void {
   if (result.code !== 0) throw new Error(`pulumi exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
+}
+
+/**
+ * Sets the stack's first alert of TYPE (dynamic or native) to another amount through the API, as a portal user
+ * would, behind Pulumi's back.
+ */
+export async function changeAlertAmount(
+  api: CloudCostClient,
+  stack: PulumiStack,
+  type: string,
+): Promise<{ name: string; id: string; declared: number; drifted: number }> {
+  const [alert] = await stack.resourcesOfType(type);
+  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert`);
+  const current = await api.getAlert(alert.id);
+  const drifted = current.amount + 1234;
+  await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
+  return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
 }
