@@ -5,37 +5,37 @@
  * organization as it was. (The TypeScript examples' longer round, on the dynamic resources: examples.test.ts.)
  */
 import { execFile } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { EXAMPLES, REPO, changeAlertAmount, changedInputs, changes, nameOf, organizationIds, useEngineFixture } from "./support";
+import {
+  EXAMPLES,
+  NATIVE_PLUGIN_YAML,
+  REPO,
+  changeAlertAmount,
+  changedInputs,
+  changes,
+  nameOf,
+  organizationIds,
+  pythonEnvironment,
+  useEngineFixture,
+} from "./support";
 
 const run = promisify(execFile);
 const f = useEngineFixture();
 
 const NATIVE_ALERT = "cloudcost:index:BudgetAlert";
-/** Installing pulumi from PyPI and compiling a Go program the first time take minutes on a cold cache. */
+/** Compiling a Go program the first time takes minutes on a cold cache. */
 const SETUP_TIMEOUT_MS = 600_000;
 
-/** One virtual environment for every Python example: `pulumi` from PyPI and the SDK from sdk/python, as pip installs them. */
 let venv: string | undefined;
-async function pythonEnvironment(): Promise<string> {
-  if (venv) return venv;
-  const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
-  await run("python3", ["-m", "venv", dir], { timeout: SETUP_TIMEOUT_MS });
-  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
-    timeout: SETUP_TIMEOUT_MS,
-  });
-  return (venv = dir);
-}
 afterAll(() => venv && rmSync(venv, { recursive: true, force: true }));
 
 /** What a copied program needs besides its files, per language: the user's install step. */
 const PREPARE: Record<string, (dir: string) => Promise<void>> = {
   // Pulumi.yaml names `venv` in the project: the shared environment, linked in.
-  python: async (dir) => symlinkSync(await pythonEnvironment(), join(dir, "venv"), "dir"),
+  python: async (dir) => symlinkSync((venv ??= await pythonEnvironment()), join(dir, "venv"), "dir"),
   // go.mod's replace points at ../../sdk/go from examples/; the copy points at the repository's.
   go: async (dir) =>
     void (await run("go", ["mod", "edit", `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`], {

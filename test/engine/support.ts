@@ -3,9 +3,11 @@
  * a program copied out of the repository the way a user copies an example, and a look at the organization
  * through the API.
  */
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
   PulumiWorkspace,
@@ -171,3 +173,23 @@ export async function changeAlertAmount(
   await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
   return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
 }
+
+/** Installing pulumi and its dependencies from PyPI takes a minute or more on a cold pip cache. */
+const PIP_TIMEOUT_MS = 600_000;
+
+/**
+ * A Python virtual environment with `pulumi` from PyPI and the generated SDK (sdk/python), as pip installs them;
+ * the caller removes it. A program uses it as Pulumi.yaml's `virtualenv: venv` when linked in as `venv`.
+ */
+export async function pythonEnvironment(): Promise<string> {
+  const run = promisify(execFile);
+  const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
+  await run("python3", ["-m", "venv", dir], { timeout: PIP_TIMEOUT_MS });
+  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
+    timeout: PIP_TIMEOUT_MS,
+  });
+  return dir;
+}
+
+/** Pulumi.yaml lines that run the native plugin from its folder in this repository (native/README.md). */
+export const NATIVE_PLUGIN_YAML = `\nplugins:\n  providers:\n    - name: cloudcost\n      path: ${join(REPO, "native", "bin")}\n`;
