@@ -50,7 +50,7 @@ test("TypeScript: the alert as `new cloudcost.BudgetAlert(…)` of @cloudcost/pu
   const stack = await project("import-typescript", "  name: nodejs\n", { "index.ts": "export {};\n" });
   const code = await importAlert(stack, alert.id, join(stack.cwd, "imported.ts"));
   expect(code).toContain('import * as cloudcost from "@cloudcost/pulumi-native";');
-  expect(code).toContain('const importedBudget = new cloudcost.BudgetAlert("imported-budget", {');
+  expect(code).toContain('const imported_budget = new cloudcost.BudgetAlert("imported-budget", {');
   expect(code).toMatch(/amount: 777,/);
   expect(code).toContain(`groupId: "${group.id}",`);
   expect(code).toContain('period: "quarterly",');
@@ -67,7 +67,7 @@ test("Python: the alert as `cloudcost.BudgetAlert(…)` of pulumi_cloudcost; as 
   const code = await importAlert(stack, alert.id, join(stack.cwd, "imported.py"));
   expect(code).toContain("import pulumi_cloudcost as cloudcost");
   expect(code).toContain('imported_budget = cloudcost.BudgetAlert("imported-budget",');
-  expect(code).toMatch(/amount=777/);
+  expect(code).toContain("amount=float(777),");
   expect(code).toContain(`group_id="${group.id}"`);
 
   writeFileSync(join(stack.cwd, "__main__.py"), code);
