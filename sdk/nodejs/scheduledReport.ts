@@ -63,6 +63,10 @@ export class ScheduledReport extends pulumi.CustomResource {
      */
     declare public readonly groupId: pulumi.Output<string | undefined>;
     /**
+     * the last delivery, ISO 8601 time (UTC); `null` until the first
+     */
+    declare public /*out*/ readonly lastRunAt: pulumi.Output<string | undefined>;
+    /**
      * not blank, 1–100 characters
      */
     declare public readonly name: pulumi.Output<string>;
@@ -122,6 +126,7 @@ export class ScheduledReport extends pulumi.CustomResource {
             resourceInputs["report"] = args?.report;
             resourceInputs["schedule"] = args?.schedule;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["lastRunAt"] = undefined /*out*/;
             resourceInputs["nextRunAt"] = undefined /*out*/;
             resourceInputs["organization"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
@@ -130,6 +135,7 @@ export class ScheduledReport extends pulumi.CustomResource {
             resourceInputs["enabled"] = undefined /*out*/;
             resourceInputs["format"] = undefined /*out*/;
             resourceInputs["groupId"] = undefined /*out*/;
+            resourceInputs["lastRunAt"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["nextRunAt"] = undefined /*out*/;
             resourceInputs["organization"] = undefined /*out*/;

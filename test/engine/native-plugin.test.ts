@@ -15,14 +15,17 @@ import { REPO, organizationIds, useEngineFixture } from "./support";
 
 const fx = useEngineFixture();
 const NATIVE_BIN = join(REPO, "native", "bin");
-const CLI = join(REPO, "provider", "dist", "cli", "index.js");
+const CLI = join(REPO, "provider", "dist", "cli", "main.js");
 
-/** A YAML project that finds the plugin in native/bin (Pulumi.yaml `plugins.providers`), with BODY after its header. */
-function yamlProject(name: string, body = ""): string {
+/**
+ * A YAML project that finds the plugin in native/bin (Pulumi.yaml `plugins.providers`), with BODY after its
+ * header; or in PLUGIN_PATH (the source folder native/, which its PulumiPlugin.yaml makes a Node plugin).
+ */
+function yamlProject(name: string, body = "", pluginPath = NATIVE_BIN): string {
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-native-"));
   writeFileSync(
     join(dir, "Pulumi.yaml"),
-    [`name: ${name}`, "runtime: yaml", "plugins:", "  providers:", "    - name: cloudcost", `      path: ${NATIVE_BIN}`, body].join("\n"),
+    [`name: ${name}`, "runtime: yaml", "plugins:", "  providers:", "    - name: cloudcost", `      path: ${pluginPath}`, body].join("\n"),
   );
   return dir;
 }
@@ -93,10 +96,36 @@ test("a YAML program deploys through the plugin; preview and refresh then change
   const refresh = await stack.refresh(["--expect-no-changes"]);
   expect(refresh.code).toBe(0);
 
+  // Every output Read gives is in the package schema, and every schema output is there (webhookUrl is set here).
+  const schema = JSON.parse(readFileSync(join(REPO, "native", "schema.json"), "utf8")) as {
+    resources: Record<string, { properties: Record<string, unknown> }>;
+  };
+  for (const r of (await stack.exportState()).deployment.resources ?? []) {
+    const declared = schema.resources[r.type]?.properties;
+    if (declared) expect([r.type, Object.keys(r.outputs ?? {}).sort()]).toEqual([r.type, Object.keys(declared).sort()]);
+  }
+
   const state = JSON.stringify(await stack.exportState());
   expect(state).not.toContain(fx.token);
   expect(state).not.toContain(HOOK);
   expect(JSON.stringify(await stack.exportState({ showSecrets: true }))).toContain(HOOK);
+});
+
+test("the plugin's source folder runs as a plugin too (PulumiPlugin.yaml, through the Node language host)", async () => {
+  const body = [
+    "resources:",
+    "  team:",
+    "    type: cloudcost:index:CloudGroup",
+    "    properties:",
+    "      name: From the source folder",
+    "outputs:",
+    "  groupId: ${team.id}",
+  ];
+  const stack = await fx.stack(yamlProject("native-source-folder", body.join("\n"), join(REPO, "native")), "dev");
+  const up = await stack.up();
+  expect([up.code, up.stderr]).toEqual([0, ""]);
+  const { groupId } = (await stack.outputs()) as { groupId: string };
+  expect((await fx.api.getGroup(groupId)).name).toBe("From the source folder");
 });
 
 test("a wrong apiUrl is refused by CheckConfig, naming the setting, before anything is created", async () => {

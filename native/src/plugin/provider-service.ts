@@ -3,7 +3,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { ResourceKind } from "@cloudcost/pulumi";
-import { changedKeys, checkedApiUrl, configureFrom, currentClient, handlers, specs, userFacing } from "@cloudcost/pulumi/runtime";
+import { changedKeys, checkedApiUrl, configureFrom, currentClient, handlers, specs, URN_KEY, userFacing } from "@cloudcost/pulumi/runtime";
 import { functionOf } from "../functions";
 import { kindOf } from "../tokens";
 import { changedConfigKeys, configureInputs, lookupOf, unknownConfigKeys } from "./provider-config";
@@ -131,8 +131,9 @@ export function providerService(version: string, schema: PackageSchemaText): grp
     check: unary<provproto.CheckRequest, provproto.CheckResponse>(async (req) => {
       const kind = kindFor(req.getType(), req.getUrn());
       const news = fromStruct(req.getNews());
-      // URN: the lead's idempotency change lets Check take `req.getUrn()` as a third argument.
-      const result = await handlers[kind].check(unwrapped(fromStruct(req.getOlds())) as Props, unwrapped(news) as Props);
+      // The URN as the runtime takes it from a program (URN_KEY): with it, Check adds the create's idempotency key.
+      const plain = { ...(unwrapped(news) as Props), [URN_KEY]: req.getUrn() };
+      const result = await handlers[kind].check(unwrapped(fromStruct(req.getOlds())) as Props, plain);
       return checkResponse(back(kind, result.inputs ?? {}, news), result.failures ?? []);
     }),
 

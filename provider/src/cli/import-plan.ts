@@ -1,4 +1,4 @@
-import type { CloudCostClient, Organization } from "@cloudcost/api";
+import { closeAllPools, type CloudCostClient, type Organization } from "@cloudcost/api";
 import type { ResourceKind } from "../dynamic-provider";
 import { nativeTypeToken } from "../resource-class";
 import { specs } from "../runtime";
@@ -72,5 +72,9 @@ export async function importPlan(client: CloudCostClient, org: string): Promise<
 export async function importPlanCommand(args: { org?: string; apiUrl?: string }, write: (text: string) => void): Promise<void> {
   if (!args.org) throw new Error("--org <organization id> is required (the id GET /organization answers, org_…)");
   const config: ConfigLookup = (key) => (key === "apiUrl" ? args.apiUrl : undefined);
-  write(`${JSON.stringify(await importPlan(clientFor(config), args.org), null, 2)}\n`);
+  try {
+    write(`${JSON.stringify(await importPlan(clientFor(config), args.org), null, 2)}\n`);
+  } finally {
+    await closeAllPools(); // keep-alive connections would hold the process open
+  }
 }

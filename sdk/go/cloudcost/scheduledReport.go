@@ -24,6 +24,8 @@ type ScheduledReport struct {
 	Format pulumi.StringOutput `pulumi:"format"`
 	// `null` for the whole organization
 	GroupId pulumi.StringPtrOutput `pulumi:"groupId"`
+	// the last delivery, ISO 8601 time (UTC); `null` until the first
+	LastRunAt pulumi.StringPtrOutput `pulumi:"lastRunAt"`
 	// not blank, 1–100 characters
 	Name pulumi.StringOutput `pulumi:"name"`
 	// the next delivery, ISO 8601 time (UTC); `null` while disabled
@@ -237,6 +239,11 @@ func (o ScheduledReportOutput) Format() pulumi.StringOutput {
 // `null` for the whole organization
 func (o ScheduledReportOutput) GroupId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.StringPtrOutput { return v.GroupId }).(pulumi.StringPtrOutput)
+}
+
+// the last delivery, ISO 8601 time (UTC); `null` until the first
+func (o ScheduledReportOutput) LastRunAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ScheduledReport) pulumi.StringPtrOutput { return v.LastRunAt }).(pulumi.StringPtrOutput)
 }
 
 // not blank, 1–100 characters

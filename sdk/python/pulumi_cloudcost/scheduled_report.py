@@ -218,6 +218,7 @@ class ScheduledReport(pulumi.CustomResource):
                 raise TypeError("Missing required property 'schedule'")
             __props__.__dict__["schedule"] = schedule
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["last_run_at"] = None
             __props__.__dict__["next_run_at"] = None
             __props__.__dict__["organization"] = None
             __props__.__dict__["updated_at"] = None
@@ -247,6 +248,7 @@ class ScheduledReport(pulumi.CustomResource):
         __props__.__dict__["enabled"] = None
         __props__.__dict__["format"] = None
         __props__.__dict__["group_id"] = None
+        __props__.__dict__["last_run_at"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["next_run_at"] = None
         __props__.__dict__["organization"] = None
@@ -293,6 +295,14 @@ class ScheduledReport(pulumi.CustomResource):
         `null` for the whole organization
         """
         return pulumi.get(self, "group_id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastRunAt")
+    def last_run_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        the last delivery, ISO 8601 time (UTC); `null` until the first
+        """
+        return pulumi.get(self, "last_run_at")
 
     @_builtins.property
     @pulumi.getter

@@ -1,0 +1,84 @@
+// `npm run package -w native [-- --out DIR] [--sea]`: the plugin as Pulumi installs plugins, one tarball per
+// platform for `pulumi plugin install resource cloudcost <version> --file <tarball>` (pulumi/pulumi
+// sdk/go/common/workspace/plugins.go: the tarball's root holds the executable `pulumi-resource-cloudcost`).
+//
+// - Node form (every platform): the plugin bundled into one file (esbuild: the runtime, the contract,
+//   gRPC and the SDK's stubs) beside a launcher that runs it with the `node` on the PATH (Node >= 22).
+//   The same bundle serves every platform; only the launcher differs (a shell script, a .cmd on Windows).
+// - Single-executable form (`--sea`, this machine's platform only): the bundle embedded in a copy of this
+//   Node (Node's single executable applications, `node --build-sea`), nothing else needed on the machine.
+//
+// Run `npm run build` first (the bundle starts from native/dist).
+import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(dirname(fileURLToPath(import.meta.url)));
+const { version } = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
+const NAME = "pulumi-resource-cloudcost";
+const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"];
+
+const { values } = parseArgs({ options: { out: { type: "string" }, sea: { type: "boolean" } } });
+const out = resolve(values.out ?? join(here, "dist", "plugins"));
+mkdirSync(out, { recursive: true });
+
+/** The plugin in one CommonJS file. */
+async function bundle(outfile) {
+  await build({
+    entryPoints: [join(here, "dist", "plugin", "main.js")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    legalComments: "eof",
+    logLevel: "warning",
+  });
+}
+
+function tarball(dir, platform, suffix = "") {
+  const file = join(out, `${NAME}-v${version}-${platform}${suffix}.tar.gz`);
+  execFileSync("tar", ["-czf", file, "-C", dir, "."]);
+  return file;
+}
+
+const LAUNCHER_SH = `#!/bin/sh
+# ${NAME} ${version}: the bundled plugin beside this script, run by the node on the PATH (Node >= 22).
+# Only the shell itself: the PATH the CLI passes on may hold nothing but node.
+exec node "\${0%/*}/${NAME}.js" "$@"
+`;
+const LAUNCHER_CMD = `@echo off\r\nnode "%~dp0\\${NAME}.js" %*\r\n`;
+
+const work = mkdtempSync(join(tmpdir(), `${NAME}-`));
+try {
+  const js = join(work, `${NAME}.js`);
+  await bundle(js);
+  const written = [];
+  for (const platform of PLATFORMS) {
+    const dir = join(work, platform);
+    mkdirSync(dir);
+    copyFileSync(js, join(dir, `${NAME}.js`));
+    if (platform.startsWith("windows")) writeFileSync(join(dir, `${NAME}.cmd`), LAUNCHER_CMD);
+    else writeFileSync(join(dir, NAME), LAUNCHER_SH, { mode: 0o755 });
+    written.push(tarball(dir, platform));
+  }
+  if (values.sea) {
+    const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform];
+    const arch = { x64: "amd64", arm64: "arm64" }[process.arch];
+    const dir = join(work, "sea");
+    mkdirSync(dir);
+    const executable = join(dir, os === "windows" ? `${NAME}.exe` : NAME);
+    const config = join(work, "sea-config.json");
+    writeFileSync(config, JSON.stringify({ main: js, output: executable, disableExperimentalSEAWarning: true, useCodeCache: false }));
+    execFileSync(process.execPath, ["--build-sea", config], { stdio: "pipe" });
+    chmodSync(executable, 0o755);
+    written.push(tarball(dir, `${os}-${arch}`, "-sea"));
+  }
+  for (const file of written) console.log(file);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
