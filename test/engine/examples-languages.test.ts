@@ -57,10 +57,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     before = await organizationIds(f.api);
     stack = await f.stack(join(EXAMPLES, example), stackName);
     // The plugin from its folder in this repository (native/README.md), as a user points Pulumi.yaml at it.
-    appendFileSync(
-      join(stack.cwd, "Pulumi.yaml"),
-      `\nplugins:\n  providers:\n    - name: cloudcost\n      path: ${join(REPO, "native", "bin")}\n`,
-    );
+    appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
     await PREPARE[language]!(stack.cwd);
   }, SETUP_TIMEOUT_MS);
 
