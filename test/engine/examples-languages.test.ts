@@ -82,6 +82,8 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     const planned = changes(digest);
     expect(planned.map((s) => [s.op, nameOf(s.urn)])).toEqual([["update", drift.name]]);
     expect(changedInputs(planned[0]!)).toEqual(["amount"]);
+    // What the user sees as the diff: the amount, nothing else.
+    expect(planned[0]!.diffReasons).toEqual(["amount"]);
     expect(planned[0]!.oldState?.inputs?.amount).toBe(drift.drifted);
     expect(planned[0]!.newState?.inputs?.amount).toBe(drift.declared);
   });
