@@ -34,6 +34,20 @@ describe("client against the sandbox", () => {
     await expect(client.getGroup(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("sends the caller's Idempotency-Key, and says when the answer is the first create's replayed", async () => {
+    const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
+    const replays: string[] = [];
+    const create = (n: number) =>
+      client.createGroup({ name: "Keyed once" }, { idempotencyKey: "client-keyed-create", onReplay: () => replays.push(`call ${n}`) });
+    const first = await create(1);
+    const again = await create(2);
+    expect(again.id).toBe(first.id);
+    expect(replays).toEqual(["call 2"]);
+    const keys = [];
+    for await (const record of client.listIdempotencyKeys("client-keyed-")) keys.push(record);
+    expect(keys).toEqual([expect.objectContaining({ key: "client-keyed-create", resourceId: first.id, status: 201 })]);
+  });
+
   it("keeps what the problem said: type, title, status, detail, instance and request id", async () => {
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
     const err = await client.getGroup("grp_0123456789abcdefghijkl").catch((e: unknown) => e);

@@ -17,8 +17,8 @@ const inputs = {
   ],
 };
 
-async function keyOf(news: Record<string, unknown>, urn: string | null = URN): Promise<unknown> {
-  const result = await handlers.BudgetAlert.check({}, urn === null ? news : { ...news, __urn: urn });
+async function keyOf(news: Record<string, unknown>, urn: string | null = URN, olds: Record<string, unknown> = {}): Promise<unknown> {
+  const result = await handlers.BudgetAlert.check(olds, urn === null ? news : { ...news, __urn: urn });
   expect(result.failures ?? []).toEqual([]);
   return result.inputs?.__createKey;
 }
@@ -52,6 +52,12 @@ describe("the create key Check adds", () => {
     const key = await keyOf(inputs);
     expect(await keyOf({ ...inputs, webhookUrl: "https://hooks.example.com/one" })).toBe(key);
     expect(await keyOf({ ...inputs, webhookUrl: "https://hooks.example.com/two" })).toBe(key);
+  });
+
+  it("stays what the stored inputs hold for a resource already in state (none for state older than keys)", async () => {
+    const stored = { ...inputs, __createKey: "pulumi.0123456789abcdef.stored" };
+    expect(await keyOf({ ...inputs, amount: 200 }, URN, stored)).toBe("pulumi.0123456789abcdef.stored");
+    expect(await keyOf(inputs, URN, { ...inputs })).toBeUndefined();
   });
 
   it("is not made without a URN, or while an input is still unknown (a preview)", async () => {

@@ -22,7 +22,7 @@ import { errorFromResponse } from "./problem";
 import { RatePacer } from "./rate-pacer";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./token-source";
-import { newIdempotencyKey, send, type RequestEvent, type TransportOptions } from "./transport";
+import { headerValue, newIdempotencyKey, send, type RequestEvent, type TransportOptions } from "./transport";
 
 /** How the client authenticates: an API token, or OAuth client credentials. */
 export type ClientAuth = { apiToken: string } | { clientId: string; clientSecret: string; authUrl?: string; scope?: string };
@@ -54,6 +54,8 @@ export type CallInput<Id extends OperationId> = (Operations[Id] extends { params
  */
 export interface CreateOptions {
   idempotencyKey?: string;
+  /** Called when the answer is the saved first response of an earlier request with the key (`Idempotent-Replayed: true`). */
+  onReplay?: () => void;
 }
 
 interface UntypedInput extends CreateOptions {
@@ -179,6 +181,7 @@ export class CloudCostClient {
     }
     const { response, attempts } = outcome;
     if (response.status !== route.status) throw errorFromResponse(response, operation, attempts);
+    if (headerValue(response.headers, "idempotent-replayed") === "true") input.onReplay?.();
     const schema: z.ZodType | null = route.response;
     if (schema === null) return undefined;
     const parsed = schema.safeParse(parseJson(response.body));

@@ -10,7 +10,8 @@ Commands:
             \`pulumi refresh\` that repairs it; objects the stack created that no state holds are listed.
     --stack NAME   the stack (default: the selected one)
     --cwd DIR      the Pulumi project folder (default: this one)
-    --apply        run the refresh instead of printing it
+    --apply        run the refresh instead of printing it (clearing first, in a file backend, the
+                   lock of the interrupted process and an empty attributes file it left)
     --json         print the findings as JSON
   import-plan   Everything an organization has (groups, alerts, reports) as Pulumi's bulk import file,
             for \`pulumi import --file\` and the native provider.

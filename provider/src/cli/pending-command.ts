@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { clientFor } from "../runtime/clients";
-import { findRecovery, pendingCount, refreshArgs, type Recovery } from "./pending";
-import { exportStack, selectorArgs, stackConfig, type StackSelector } from "./stack-state";
+import { stackOfUrn } from "../runtime/create-key";
+import { emptySidecars, fileBackendRoot, stackLocks } from "./diy-backend";
+import { findRecovery, pendingCount, refreshArgs, someUrn, type Recovery } from "./pending";
+import { exportStack, selectorArgs, stackConfig, type StackExport, type StackSelector } from "./stack-state";
 
 export interface PendingOptions extends StackSelector {
   /** Run the refresh instead of printing it. */
@@ -37,23 +40,67 @@ function describe(recovery: Recovery, refresh: string[] | undefined, selector: S
   return lines;
 }
 
+/** Runs `pulumi ARGS` for the stack with its output shown (on stderr when stdout carries JSON); whether it succeeded. */
+function pulumiShown(args: string[], options: PendingOptions): boolean {
+  const stdio = ["inherit", options.json ? 2 : "inherit", "inherit"] as const;
+  return spawnSync("pulumi", [...args, ...selectorArgs(options), "--non-interactive"], { stdio: [...stdio] }).status === 0;
+}
+
+/**
+ * Clears what a killed CLI left in a file backend that would stop every command (./diy-backend): empty
+ * attribute sidecars are removed with `--apply`, else named. Resolves false when the state cannot be read yet.
+ */
+function clearUnreadableCheckpoint(root: string | undefined, options: PendingOptions): boolean {
+  const sidecars = root === undefined ? [] : emptySidecars(root);
+  if (sidecars.length === 0) return true;
+  const why = "an interrupted write left these attribute files of the state backend empty, so the checkpoint cannot be read";
+  if (!options.apply) {
+    process.stderr.write(`${why}; remove them (or run with --apply):\n  rm ${sidecars.map(shellWord).join(" ")}\n`);
+    return false;
+  }
+  for (const path of sidecars) rmSync(path);
+  process.stderr.write(`Removed ${sidecars.length} empty attribute file(s): ${why}.\n`);
+  return true;
+}
+
+/**
+ * Before the refresh: a lock left by a killed CLI is removed with `pulumi cancel` when its process is gone from
+ * this host; a lock held by a live process, or by another host, stops the repair.
+ */
+function unlock(root: string | undefined, state: StackExport, options: PendingOptions): boolean {
+  const urn = someUrn(state);
+  const of = urn === undefined ? undefined : stackOfUrn(urn);
+  const locks = root === undefined || of === undefined ? [] : stackLocks(root, of.project, of.stack);
+  if (locks.length === 0) return true;
+  if (locks.some((lock) => !lock.stale)) {
+    process.stderr.write(
+      "The stack is locked by a process that is still running or runs on another host; wait for it, or run `pulumi cancel` once you know it is gone.\n",
+    );
+    return false;
+  }
+  process.stderr.write("The stack is locked by a process that is gone (the interrupted one): removing the lock with `pulumi cancel`.\n");
+  return pulumiShown(["cancel", "--yes"], options);
+}
+
 /**
  * `cloudcost-pulumi pending`: what an interrupted `pulumi up` or `destroy` left pending in the stack, the
  * one `pulumi refresh` that repairs it (run with `--apply`), and the objects the stack created that no state
- * holds. Resolves with the process exit code: 0 when the state is (now) clean and nothing is unmanaged, 1
- * when something is left for a person.
+ * holds. With `--apply` it first clears what a killed CLI leaves in a file backend (./diy-backend). Resolves
+ * with the process exit code: 0 when the state is (now) clean and nothing is unmanaged, 1 when something is
+ * left for a person.
  */
 export async function pendingCommand(options: PendingOptions): Promise<number> {
+  const root = fileBackendRoot(options);
+  if (!clearUnreadableCheckpoint(root, options)) return 1;
   const state = exportStack(options);
   const client = clientFor(stackConfig(options));
   const recovery = await findRecovery(state, client);
   const refresh = refreshArgs(recovery);
   if (options.json) process.stdout.write(`${JSON.stringify({ ...recovery, refresh: refresh ?? null }, null, 2)}\n`);
   else process.stdout.write(`${describe(recovery, refresh, options).join("\n")}\n`);
-  if (refresh && options.apply) {
-    const result = spawnSync("pulumi", [...refresh, ...selectorArgs(options), "--non-interactive"], { stdio: "inherit" });
-    if (result.status !== 0) return 1;
-    return recovery.unmanaged.length > 0 ? 1 : 0;
+  if (options.apply) {
+    if (!unlock(root, state, options) || (refresh !== undefined && !pulumiShown(refresh, options))) return 1;
+    return recovery.unknown.length + recovery.unmanaged.length > 0 ? 1 : 0;
   }
   return pendingCount(recovery) === 0 && recovery.unmanaged.length === 0 ? 0 : 1;
 }

@@ -24,14 +24,16 @@ export interface Recovery {
 /** Is this a resource of this provider (dynamic `pulumi-nodejs:dynamic/cloudcost:*`, native `cloudcost:*`)? */
 const isOurs = (type: string) => type.startsWith("pulumi-nodejs:dynamic/cloudcost:") || type.startsWith("cloudcost:");
 
-/** The create-key prefix of the stack, from any URN in its state. */
-function stackPrefix(state: StackExport): string | undefined {
+/** Any URN of the stack's state (they all name its stack and project). */
+export function someUrn(state: StackExport): string | undefined {
   const { resources = [], pending_operations = [] } = state.deployment;
-  for (const urn of [...resources, ...pending_operations.map((op) => op.resource)].map((r) => r.urn)) {
-    const prefix = stackKeyPrefix(urn);
-    if (prefix !== undefined) return prefix;
-  }
-  return undefined;
+  return [...resources, ...pending_operations.map((op) => op.resource)][0]?.urn;
+}
+
+/** The create-key prefix of the stack, from a URN in its state. */
+function stackPrefix(state: StackExport): string | undefined {
+  const urn = someUrn(state);
+  return urn === undefined ? undefined : stackKeyPrefix(urn);
 }
 
 /** The objects the service remembers this stack creating, by key (only those that still exist are listed). */

@@ -17,8 +17,9 @@ import { canonicalJson, type Props } from "./normalise";
  *   service has forgotten with the deleted object (contract: `IdempotencyRecord`); a replacement decided by a
  *   diff has other inputs, hence another key. Only a `--target-replace` with unchanged inputs within the key's
  *   24 hours is answered with the object it replaces: handlers.ts then keeps that object instead of deleting it.
- * The stack part is a fixed prefix, so `cloudcost-pulumi pending` can list what one stack created
- * (`GET /idempotency-keys?prefix=`).
+ * A resource already in state keeps the key it was created with (handlers.ts `keyFor`; Read gives it back from
+ * the outputs), so its stored inputs never change because of it. The stack part is a fixed prefix, so
+ * `cloudcost-pulumi pending` can list what one stack created (`GET /idempotency-keys?prefix=`).
  */
 export const CREATE_KEY = "__createKey";
 
@@ -27,16 +28,16 @@ export const URN_KEY = "__urn";
 
 const hex = (text: string, length: number) => createHash("sha256").update(text).digest("hex").slice(0, length);
 
-/** `urn:pulumi:<stack>::<project>::<type>::<name>` → the stack and project part; undefined for anything else. */
-function stackOf(urn: string): string | undefined {
+/** `urn:pulumi:<stack>::<project>::<type>::<name>` → its stack and project; undefined for anything else. */
+export function stackOfUrn(urn: string): { stack: string; project: string } | undefined {
   const m = /^urn:pulumi:(.+?)::(.+?)::/.exec(urn);
-  return m ? `${m[1]}::${m[2]}` : undefined;
+  return m ? { stack: m[1]!, project: m[2]! } : undefined;
 }
 
 /** The prefix every create key of one stack begins with; undefined when `urn` is not a URN. */
 export function stackKeyPrefix(urn: string): string | undefined {
-  const stack = stackOf(urn);
-  return stack === undefined ? undefined : `pulumi.${hex(stack, 16)}.`;
+  const of = stackOfUrn(urn);
+  return of === undefined ? undefined : `pulumi.${hex(`${of.stack}::${of.project}`, 16)}.`;
 }
 
 /** The create key of the resource `urn` with these checked, non-secret inputs; undefined when `urn` is not a URN. */

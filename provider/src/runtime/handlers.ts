@@ -60,13 +60,36 @@ function schemaOfKnown(schema: z.ZodObject, unknownKeys: readonly string[]): z.Z
 }
 
 /**
- * Validates with the contract schema (fields holding preview unknowns are skipped) and normalises; with a
- * URN and every input known, adds the create key the next Create sends as its `Idempotency-Key`.
+ * The create key the checked inputs carry: derived (./create-key) when there are no stored inputs — every
+ * create's inputs come from such a Check (pulumi step_generator.go) — and for a resource already in state the
+ * key it has (none for state older than keys), so its inputs stay as stored, refresh after refresh.
+ */
+function keyFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, inputs: Props, identity: CreateIdentity): Props {
+  const { urn, olds = {} } = identity;
+  if (Object.keys(withoutReserved(olds)).length > 0) return keptKey(olds);
+  const key = typeof urn === "string" ? createKey(urn, withoutSecrets(spec, inputs)) : undefined;
+  return key === undefined ? {} : { [CREATE_KEY]: key };
+}
+
+/** What names a create: the resource's URN and its stored inputs (none before it is created). */
+export interface CreateIdentity {
+  urn?: unknown;
+  olds?: Props;
+}
+
+/** The create key in `props` (inputs or outputs) as a property to carry on; empty when there is none. */
+function keptKey(props: Props): Props {
+  return typeof props[CREATE_KEY] === "string" ? { [CREATE_KEY]: props[CREATE_KEY] } : {};
+}
+
+/**
+ * Validates with the contract schema (fields holding preview unknowns are skipped) and normalises; with every
+ * input known, adds the create key (`keyFor`) the next Create sends as its `Idempotency-Key`.
  */
 export function check<C extends Props, L extends { id: string }>(
   spec: ResourceSpec<C, L>,
   news: Props,
-  urn?: unknown,
+  identity: CreateIdentity = {},
 ): pulumi.dynamic.CheckResult {
   const normalised = spec.normalise(withoutReserved(news));
   const unknownKeys = Object.keys(normalised).filter((k) => containsUnknown(normalised[k]));
@@ -77,8 +100,7 @@ export function check<C extends Props, L extends { id: string }>(
   const failures = unknownKeys.length === 0 ? (spec.crossFieldFailures?.(checked as C) ?? []) : [];
   if (failures.length) return { inputs: news, failures };
   const inputs = Object.fromEntries(Object.entries(checked).filter(([, v]) => v !== undefined));
-  const key = typeof urn === "string" && unknownKeys.length === 0 ? createKey(urn, withoutSecrets(spec, inputs)) : undefined;
-  return { inputs: key === undefined ? inputs : { ...inputs, [CREATE_KEY]: key } };
+  return { inputs: unknownKeys.length === 0 ? { ...inputs, ...keyFor(spec, inputs, identity) } : inputs };
 }
 
 function withoutSecrets<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, inputs: Props): Props {
@@ -163,10 +185,11 @@ async function confirmGone(typeName: string, id: string, props: Props, doing: st
 }
 
 /**
- * IDs this provider process's keyed creates returned. A deployment never deletes an object it created but
- * in the one case ./create-key names; the set lives as long as the process, which serves one deployment.
+ * Objects this provider process's creates were given back (answered with the object an earlier create with
+ * the same key made). The engine deletes such an object only in the one case ./create-key names: the set
+ * lives as long as the process, which serves one deployment.
  */
-const givenByCreate = new Set<string>();
+const givenBack = new Set<string>();
 
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
@@ -175,7 +198,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
   const checkedInputs = (inputs: Props): C => withoutReserved(inputs) as C;
   return {
     configure,
-    check: async (_olds, news: Props) => check(spec, news, news[URN_KEY]),
+    check: async (olds: Props, news: Props) => check(spec, news, { urn: news[URN_KEY], olds }),
     diff: async (_id, olds: Props, news: Props) => {
       // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
       // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the
@@ -189,10 +212,15 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const idempotencyKey = typeof inputs[CREATE_KEY] === "string" ? inputs[CREATE_KEY] : undefined;
+        let replayed = false;
+        const onReplay = () => void (replayed = true);
         const live =
-          typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked, { idempotencyKey });
-        if (idempotencyKey !== undefined) givenByCreate.add(live.id);
-        return { id: live.id, outs: await outputsOf(spec, live, checked) };
+          typeof adoptId === "string"
+            ? await adopt(spec, adoptId, checked)
+            : await spec.create(client, checked, { idempotencyKey, onReplay });
+        if (replayed) givenBack.add(live.id);
+        // The key goes into the outputs too: Read sees only those, and gives it back with the inputs.
+        return { id: live.id, outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(inputs) } };
       }),
     read: (id: string, props: Props = {}) =>
       withHint(async () => {
@@ -200,7 +228,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         try {
           const live = await liveForRead(spec, currentClient(), id);
           // Read back once: the same inputs go into the outputs and replace the stored inputs.
-          const inputs = readBack(spec, live, stored);
+          const inputs = { ...readBack(spec, live, stored), ...keptKey(props) };
           return { id, props: await outputsOf(spec, live, stored, inputs), inputs };
         } catch (e) {
           if (!isNotFound(e)) throw e;
@@ -224,14 +252,14 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         endBurst(client, spec.typeName);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
-        return { outs: await outputsOf(spec, live, checked) };
+        return { outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(news) } };
       }),
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
-        // The engine is deleting the object a create of this deployment was just given back: a replacement
+        // The engine is deleting the object a create of this deployment was given back: a replacement
         // with unchanged inputs under `--target-replace` within the key's 24 hours (./create-key). The new
         // resource IS that object now, so it stays: deleting it would leave the stack pointing at nothing.
-        if (givenByCreate.has(id)) return;
+        if (givenBack.has(id)) return;
         try {
           endBurst(currentClient(), spec.typeName);
           await spec.remove(currentClient(), id);
