@@ -4,10 +4,18 @@
  * back; `pulumi refresh` twice changes nothing; `pulumi destroy` leaves the organization as it was.
  */
 import { join } from "node:path";
-import { AlertInput } from "@cloudcost/api";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { z } from "zod";
-import { EXAMPLES, TYPES, changedInputs, changes, comparable, nameOf, organizationIds, useEngineFixture } from "./support";
+import {
+  EXAMPLES,
+  TYPES,
+  changeAlertAmount,
+  changedInputs,
+  changes,
+  comparable,
+  nameOf,
+  organizationIds,
+  useEngineFixture,
+} from "./support";
 
 const f = useEngineFixture();
 
@@ -30,16 +38,6 @@ const EXAMPLE_STACKS: { example: string; stack: string; config?: () => Promise<{
   },
 ];
 
-/** Sets the first alert of the stack to another amount through the API, as a portal user would. */
-async function changeAlertAmount(stack: PulumiStack): Promise<{ name: string; id: string; declared: number; drifted: number }> {
-  const [alert] = await stack.resourcesOfType(TYPES.alert);
-  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert`);
-  const current = await f.api.getAlert(alert.id);
-  const drifted = current.amount + 1234;
-  await f.api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
-  return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
-}
-
 describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ example, stack: stackName, config }) => {
   let stack: PulumiStack;
   let before: Awaited<ReturnType<typeof organizationIds>>;
@@ -58,7 +56,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
   }, 300_000);
 
   it("shows a change made behind Pulumi's back in `pulumi preview --refresh`, and only that", async () => {
-    const drift = await changeAlertAmount(stack);
+    const drift = await changeAlertAmount(f.api, stack, TYPES.alert);
     const { code, digest } = await stack.previewJson(["--refresh"]);
     expect(code).toBe(0);
     const planned = changes(digest);

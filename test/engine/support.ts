@@ -3,10 +3,12 @@
  * a program copied out of the repository the way a user copies an example, and a look at the organization
  * through the API.
  */
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CloudCostClient } from "@cloudcost/api";
+import { promisify } from "node:util";
+import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
   PulumiWorkspace,
   startSandbox,
@@ -17,6 +19,7 @@ import {
   type RunningSandbox,
   type StateResource,
 } from "@cloudcost/testkit";
+import { z } from "zod";
 
 export const REPO = join(__dirname, "..", "..");
 export const EXAMPLES = join(REPO, "examples");
@@ -120,12 +123,16 @@ export async function organizationIds(api: CloudCostClient): Promise<{ groups: s
   return { groups: await ids(api.listGroups()), alerts: await ids(api.listAlerts()), reports: await ids(api.listReports()) };
 }
 
-/** The input keys whose values differ between a step's old and new state (`__provider` aside). */
+/**
+ * The input keys whose values differ between a step's old and new state, the provider's internal keys aside
+ * (`__provider`, the serialized dynamic provider; `__createKey`, the create's idempotency key, which Check
+ * derives from the inputs and Read does not return: provider/src/runtime/create-key.ts).
+ */
 export function changedInputs(step: PreviewStep): string[] {
   const before = step.oldState?.inputs ?? {};
   const after = step.newState?.inputs ?? {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+  return [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
 }
 
 /** The steps of a preview other than `same` and the refreshes a `--refresh` preview lists first. */
@@ -153,3 +160,40 @@ export function comparable(resources: StateResource[]): unknown[] {
 export function expectSuccess(result: { code: number; stdout: string; stderr: string }): void {
   if (result.code !== 0) throw new Error(`pulumi exited with ${result.code}:\n${result.stdout}\n${result.stderr}`);
 }
+
+/**
+ * Sets the stack's first alert of TYPE (dynamic or native) to another amount through the API, as a portal user
+ * would, behind Pulumi's back.
+ */
+export async function changeAlertAmount(
+  api: CloudCostClient,
+  stack: PulumiStack,
+  type: string,
+): Promise<{ name: string; id: string; declared: number; drifted: number }> {
+  const [alert] = await stack.resourcesOfType(type);
+  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert`);
+  const current = await api.getAlert(alert.id);
+  const drifted = current.amount + 1234;
+  await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
+  return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
+}
+
+/** Installing pulumi and its dependencies from PyPI takes a minute or more on a cold pip cache. */
+const PIP_TIMEOUT_MS = 600_000;
+
+/**
+ * A Python virtual environment with `pulumi` from PyPI and the generated SDK (sdk/python), as pip installs them;
+ * the caller removes it. A program uses it as Pulumi.yaml's `virtualenv: venv` when linked in as `venv`.
+ */
+export async function pythonEnvironment(): Promise<string> {
+  const run = promisify(execFile);
+  const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
+  await run("python3", ["-m", "venv", dir], { timeout: PIP_TIMEOUT_MS });
+  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
+    timeout: PIP_TIMEOUT_MS,
+  });
+  return dir;
+}
+
+/** Pulumi.yaml lines that run the native plugin from its folder in this repository (native/README.md). */
+export const NATIVE_PLUGIN_YAML = `\nplugins:\n  providers:\n    - name: cloudcost\n      path: ${join(REPO, "native", "bin")}\n`;

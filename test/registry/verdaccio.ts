@@ -80,7 +80,8 @@ async function addUser(url: string): Promise<string> {
   return body.token;
 }
 
-async function freePort(): Promise<number> {
+/** A port no one listens on now, from the OS. */
+export async function freePort(): Promise<number> {
   const { createServer } = await import("node:net");
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

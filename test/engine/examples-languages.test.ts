@@ -1,0 +1,96 @@
+/**
+ * The Python, Go and YAML examples through the real Pulumi CLI and our language hosts (scripts/pulumi-cli/), on the
+ * native plugin (native/bin) and the SDKs generated into sdk/, against a sandbox: `pulumi up`; an alert changed
+ * behind Pulumi's back shows in `pulumi preview --refresh` as exactly that update; `pulumi destroy` leaves the
+ * organization as it was. (The TypeScript examples' longer round, on the dynamic resources: examples.test.ts.)
+ */
+import { execFile } from "node:child_process";
+import { appendFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { PulumiStack } from "@cloudcost/testkit";
+import {
+  EXAMPLES,
+  NATIVE_PLUGIN_YAML,
+  REPO,
+  changeAlertAmount,
+  changedInputs,
+  changes,
+  nameOf,
+  organizationIds,
+  pythonEnvironment,
+  useEngineFixture,
+} from "./support";
+
+const run = promisify(execFile);
+const f = useEngineFixture();
+
+const NATIVE_ALERT = "cloudcost:index:BudgetAlert";
+/** Compiling a Go program the first time takes minutes on a cold cache. */
+const SETUP_TIMEOUT_MS = 600_000;
+
+let venv: string | undefined;
+afterAll(() => venv && rmSync(venv, { recursive: true, force: true }));
+
+/** What a copied program needs besides its files, per language: the user's install step. */
+const PREPARE: Record<string, (dir: string) => Promise<void>> = {
+  // Pulumi.yaml names `venv` in the project: the shared environment, linked in.
+  python: async (dir) => symlinkSync((venv ??= await pythonEnvironment()), join(dir, "venv"), "dir"),
+  // go.mod's replace points at ../../sdk/go from examples/; the copy points at the repository's.
+  go: async (dir) =>
+    void (await run("go", ["mod", "edit", `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`], {
+      cwd: dir,
+    })),
+  yaml: async () => undefined,
+};
+
+const EXAMPLE_STACKS = ["python", "go", "yaml"].flatMap((language) => [
+  { example: `quickstart-${language}`, language, stack: "quickstart" },
+  { example: `platform-teams-${language}`, language, stack: "dev" },
+]);
+
+describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ example, language, stack: stackName }) => {
+  let stack: PulumiStack;
+  let before: Awaited<ReturnType<typeof organizationIds>>;
+
+  beforeAll(async () => {
+    before = await organizationIds(f.api);
+    stack = await f.stack(join(EXAMPLES, example), stackName);
+    // The plugin from its folder in this repository (native/README.md), as a user points Pulumi.yaml at it.
+    appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
+    await PREPARE[language]!(stack.cwd);
+  }, SETUP_TIMEOUT_MS);
+
+  it(
+    "deploys with `pulumi up`",
+    async () => {
+      const up = await stack.up();
+      expect([up.code, up.stderr]).toEqual([0, ""]);
+      const alerts = await stack.resourcesOfType(NATIVE_ALERT);
+      expect(alerts.length).toBeGreaterThan(0);
+      for (const alert of alerts) expect((await f.api.getAlert(alert.id!)).amount).toBe(alert.inputs!.amount);
+      const outputs = await stack.outputs();
+      expect(Object.keys(outputs).length).toBeGreaterThan(0);
+    },
+    SETUP_TIMEOUT_MS,
+  );
+
+  it("shows a change made behind Pulumi's back in `pulumi preview --refresh`, and only that", async () => {
+    const drift = await changeAlertAmount(f.api, stack, NATIVE_ALERT);
+    const { code, digest } = await stack.previewJson(["--refresh"]);
+    expect(code).toBe(0);
+    const planned = changes(digest);
+    expect(planned.map((s) => [s.op, nameOf(s.urn)])).toEqual([["update", drift.name]]);
+    expect(changedInputs(planned[0]!)).toEqual(["amount"]);
+    // What the user sees as the diff: the amount, nothing else.
+    expect(planned[0]!.diffReasons).toEqual(["amount"]);
+    expect(planned[0]!.oldState?.inputs?.amount).toBe(drift.drifted);
+    expect(planned[0]!.newState?.inputs?.amount).toBe(drift.declared);
+  });
+
+  it("leaves the organization as it was after `pulumi destroy`", async () => {
+    expect((await stack.destroy()).code).toBe(0);
+    expect(await organizationIds(f.api)).toEqual(before);
+    expect((await stack.remove()).code).toBe(0);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The SDKs generated into sdk/ (`npm run sdks`) published the way each language publishes, each to a registry of
+ * its own on 127.0.0.1, then installed ALONE in an empty folder and loaded, as a user of that language does:
+ *
+ *   npm    sdk/nodejs compiled by its package.json's build (tsc), `npm publish` to Verdaccio, `npm install
+ *          @cloudcost/pulumi-native` (its @pulumi/pulumi proxied from the registry npm uses)
+ *   PyPI   a wheel of sdk/python uploaded to pypiserver (in a virtual environment, from PyPI), `pip install
+ *          pulumi_cloudcost` from it (pulumi and the rest through pypiserver's fallback to PyPI)
+ *   Go     sdk/go as a module zip in a GOPROXY=file:// tree, `go get` + `go build` of a program importing it
+ *          (github.com/pulumi/pulumi/sdk/v3 from the module proxy Go is configured with)
+ *
+ * Runs in the registry cell (CLOUDCOST_REGISTRY=1, `npm run test:registry`); needs python3 and go on the PATH.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { stopChild } from "@cloudcost/testkit";
+import { freePort, startRegistry } from "./verdaccio";
+
+const enabled = process.env.CLOUDCOST_REGISTRY === "1";
+const REPO = resolve(__dirname, "..", "..");
+const SDK = join(REPO, "sdk");
+const VERSION = (JSON.parse(readFileSync(join(SDK, "nodejs", "package.json"), "utf8")) as { version: string }).version;
+const TIMEOUT_MS = 600_000;
+const exec = promisify(execFile);
+
+/** A shell's environment without the npm_* variables of the npm that started jest, plus EXTRA. */
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), ...extra };
+}
+
+async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv({})): Promise<string> {
+  try {
+    return (await exec(command, args, { cwd, env, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (err) {
+    const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr}`, { cause: err });
+  }
+}
+
+/** A Python virtual environment at DIR with PACKAGES installed by pip (pip's own configuration: PyPI). */
+async function virtualenv(dir: string, packages: string[], pipArgs: string[] = []): Promise<string> {
+  await sh("python3", ["-m", "venv", dir], REPO);
+  if (packages.length > 0) await sh(join(dir, "bin", "pip"), ["install", "--quiet", ...pipArgs, ...packages], dir);
+  return dir;
+}
+
+/** Resolves once URL answers 200 (a server that logs its address nowhere we can read); fails if SERVER exits first or after 60 s. */
+async function answering(server: ChildProcess, url: string): Promise<void> {
+  let log = "";
+  server.stdout!.on("data", (d: Buffer) => (log += d.toString()));
+  server.stderr!.on("data", (d: Buffer) => (log += d.toString()));
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    if (server.exitCode !== null) throw new Error(`${url}: the server exited (${server.exitCode}):\n${log}`);
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+  }
+  throw new Error(`${url} did not answer within 60 s:\n${log}`);
+}
+
+/** The sdk/v3 version scripts/pulumi-cli/go.mod pins. */
+function pinnedSdk(): string {
+  const pinned = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(
+    readFileSync(join(REPO, "scripts", "pulumi-cli", "go.mod"), "utf8"),
+  )?.[1];
+  if (!pinned) throw new Error("scripts/pulumi-cli/go.mod pins no sdk/v3");
+  return pinned;
+}
+
+let root: string;
+beforeAll(() => void (root = mkdtempSync(join(tmpdir(), "cloudcost-sdk-registries-"))));
+afterAll(() => root && rmSync(root, { recursive: true, force: true }));
+
+(enabled ? describe : describe.skip)("the generated SDKs, published and installed alone (CLOUDCOST_REGISTRY=1)", () => {
+  test("npm: @cloudcost/pulumi-native from Verdaccio", async () => {
+    const registry = await startRegistry(join(root, "verdaccio"));
+    try {
+      const env = userEnv({
+        npm_config_userconfig: registry.userconfig,
+        npm_config_registry: registry.url,
+        npm_config_cache: join(root, "npm-cache"),
+        npm_config_update_notifier: "false",
+      });
+      // What the package's `build` script (tsc) makes, as a publishable folder: the output plus package.json and README.
+      const pkg = join(root, "npm-package");
+      await sh(join(REPO, "node_modules", ".bin", "tsc"), ["-p", join(SDK, "nodejs", "tsconfig.json"), "--outDir", pkg], REPO);
+      for (const file of ["package.json", "README.md"]) cpSync(join(SDK, "nodejs", file), join(pkg, file));
+      await sh("npm", ["publish", pkg, "--access", "public", "--no-provenance"], root, env);
+
+      const user = join(root, "npm-user");
+      mkdirSync(user);
+      writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-sdk", private: true, version: "1.0.0" }));
+      await sh("npm", ["install", "--no-audit", "--no-fund", "@cloudcost/pulumi-native"], user, env);
+      const loaded = await sh(
+        "node",
+        [
+          "-p",
+          `const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.CloudGroup, typeof c.ScheduledReport, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")`,
+        ],
+        user,
+        env,
+      );
+      expect(loaded.trim()).toBe(`function function function function ${VERSION}`);
+    } finally {
+      await registry.stop();
+    }
+  });
+
+  test("PyPI: pulumi_cloudcost from pypiserver", async () => {
+    const tools = await virtualenv(join(root, "pypi-tools"), ["pypiserver==2.4.2"]);
+    // The wheel is built from a copy: pip builds in the source tree, and sdk/ must hold only what gen-sdk wrote.
+    const source = join(root, "python-source");
+    cpSync(join(SDK, "python"), source, { recursive: true });
+    const wheels = join(root, "wheels");
+    await sh(join(tools, "bin", "pip"), ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], root);
+    const [wheel] = readdirSync(wheels);
+    expect(wheel).toBe(`pulumi_cloudcost-${VERSION}-py3-none-any.whl`);
+
+    const packages = join(root, "pypi-packages");
+    mkdirSync(packages);
+    const port = await freePort();
+    // -a . -P .: no authentication (it listens on 127.0.0.1 only); unknown packages redirect to PyPI (its fallback).
+    const server: ChildProcess = spawn(
+      join(tools, "bin", "pypi-server"),
+      ["run", "-i", "127.0.0.1", "-p", String(port), "-a", ".", "-P", ".", packages],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const index = `http://127.0.0.1:${port}`;
+    try {
+      await answering(server, `${index}/simple/`);
+      // The upload twine makes: the legacy upload API's multipart form.
+      const form = new FormData();
+      form.set(":action", "file_upload");
+      form.set("name", "pulumi_cloudcost");
+      form.set("version", VERSION);
+      form.set("content", new Blob([readFileSync(join(wheels, wheel!))]), wheel!);
+      const upload = await fetch(`${index}/`, { method: "POST", body: form });
+      expect(upload.status).toBe(200);
+
+      const user = await virtualenv(join(root, "pypi-user"), ["pulumi_cloudcost"], ["--index-url", `${index}/simple/`]);
+      const loaded = await sh(
+        join(user, "bin", "python"),
+        [
+          "-c",
+          "import importlib.metadata as m, pulumi_cloudcost as c; print(c.BudgetAlert.__name__, c.get_cost_summary_output.__name__, m.version('pulumi_cloudcost'), m.version('pulumi').split('.')[0])",
+        ],
+        user,
+      );
+      expect(loaded.trim()).toBe(`BudgetAlert get_cost_summary_output ${VERSION} 3`);
+    } finally {
+      await stopChild(server);
+    }
+  });
+
+  test("Go: github.com/cloudcost/cloudcost-pulumi/sdk/go from a GOPROXY=file:// tree", async () => {
+    const module = "github.com/cloudcost/cloudcost-pulumi/sdk/go";
+    const version = `v${VERSION}`;
+    // The module proxy protocol's files (go.dev/ref/mod#goproxy-protocol): list, .info, .mod and the module zip.
+    const proxy = join(root, "goproxy");
+    const at = join(proxy, module, "@v");
+    mkdirSync(at, { recursive: true });
+    writeFileSync(join(at, "list"), `${version}\n`);
+    writeFileSync(join(at, `${version}.info`), JSON.stringify({ Version: version, Time: "2026-11-25T00:00:00Z" }));
+    cpSync(join(SDK, "go", "go.mod"), join(at, `${version}.mod`));
+    const staging = join(root, "gozip");
+    cpSync(join(SDK, "go"), join(staging, `${module}@${version}`), { recursive: true });
+    // Every file under MODULE@VERSION/, no directory entries (golang.org/x/mod/zip's layout).
+    await sh("zip", ["-q", "-r", "-D", "-X", join(at, `${version}.zip`), "github.com"], staging);
+
+    const user = join(root, "go-user");
+    mkdirSync(user);
+    writeFileSync(join(user, "go.mod"), "module example.com/try-cloudcost\n\ngo 1.25\n");
+    writeFileSync(
+      join(user, "main.go"),
+      [
+        "package main",
+        "",
+        "import (",
+        '\t"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"',
+        '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+        ")",
+        "",
+        "func main() {",
+        "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+        '\t\t_, err := cloudcost.NewCloudGroup(ctx, "g", &cloudcost.CloudGroupArgs{Name: pulumi.String("G")})',
+        "\t\treturn err",
+        "\t})",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const upstream = (await sh("go", ["env", "GOPROXY"], user)).trim();
+    const env = userEnv({
+      GOPROXY: `file://${proxy},${upstream}`,
+      // Not in the public checksum database: it was never published there.
+      GONOSUMDB: module,
+      GOFLAGS: "-mod=mod -buildvcs=false",
+      GOWORK: "off",
+    });
+    // With the sdk/v3 release the CLI is built from: the generated go.mod's floor (v3.269.0) needs a
+    // pulumi-cloud-sdk version the module proxy here refuses (scripts/pulumi-cli/README.md).
+    await sh("go", ["get", `${module}@${version}`, `github.com/pulumi/pulumi/sdk/v3@${pinnedSdk()}`], user, env);
+    await sh("go", ["build", "-o", join(root, "go-program"), "."], user, env);
+    expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`${module} ${version}`);
+  });
+});
