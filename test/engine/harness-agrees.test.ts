@@ -120,7 +120,10 @@ function normalised(value: unknown, names: Map<string, string>): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, normalised(v, names)]));
 }
 
-/** `__provider` (the serialized provider, whose text depends on where the program ran) kept as a marker; timestamps dropped. */
+/**
+ * `__provider` (the serialized provider, whose text depends on where the program ran) and `__createKey` (a digest
+ * of inputs that hold each sandbox's own IDs) kept as markers; timestamps dropped.
+ */
 function comparableProps(
   props: Record<string, unknown> | undefined,
   names: Map<string, string>,
@@ -129,7 +132,7 @@ function comparableProps(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(props ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     if (TIMESTAMPS.has(k)) continue;
-    out[k] = k === "__provider" ? "<provider>" : normalised(v, names);
+    out[k] = k === "__provider" ? "<provider>" : k === "__createKey" ? "<create key>" : normalised(v, names);
     if (maskSecrets && isSecretMarked(out[k])) out[k] = { secret: "[secret]" };
   }
   return out;
