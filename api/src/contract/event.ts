@@ -45,10 +45,17 @@ export const ReportDeliveredData = z
     }),
     to: CalendarDate.openapi({ description: "last day of the window" }),
     recipients: z.array(Email),
-    columns: z.array(z.string()).openapi({ description: "the report's column names, as in its CSV header" }),
-    rows: z
-      .array(z.array(z.string()))
-      .openapi({ description: "the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed" }),
+    // Optional only because events recorded before issue 27 (in existing sandbox data folders) have none.
+    columns: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description: "the report's column names, as in its CSV header (absent only on events recorded before rows were carried)",
+      }),
+    rows: z.array(z.array(z.string())).optional().openapi({
+      description:
+        "the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed (absent only on events recorded before rows were carried)",
+    }),
   })
   .openapi("ReportDeliveredData");
 export type ReportDeliveredData = z.infer<typeof ReportDeliveredData>;

@@ -1540,10 +1540,10 @@ export interface components {
              */
             to: string;
             recipients: string[];
-            /** @description the report's column names, as in its CSV header */
-            columns: string[];
-            /** @description the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed */
-            rows: string[][];
+            /** @description the report's column names, as in its CSV header (absent only on events recorded before rows were carried) */
+            columns?: string[];
+            /** @description the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed (absent only on events recorded before rows were carried) */
+            rows?: string[][];
         };
         /**
          * @description only events of this type
