@@ -19,8 +19,6 @@ import { CostFilters } from "./cost-filter";
 import { WebhookUrl } from "./webhook-url";
 import { z } from "./zod";
 
-export { WebhookUrl } from "./webhook-url";
-
 export const AlertId = ResourceId("alr").openapi("AlertId", { example: "alr_01j9z6w3k2m4n5p6q7r8" });
 export const ThresholdBasis = z.enum(["actual", "forecast"]).openapi("ThresholdBasis");
 
