@@ -180,7 +180,11 @@ export const BudgetAlert = z
 export type BudgetAlert = z.infer<typeof BudgetAlert>;
 export const BudgetAlertPage = page(BudgetAlert, "BudgetAlertPage");
 
-/** The spend a threshold stands for in a period whose amount is `amount`: its own `amount`, or `percent` of it (to the cent). */
+/**
+ * The spend a threshold stands for in a period whose amount is `amount`: its own `amount`, or the smallest
+ * whole-cent spend that reaches `percent` of it (spend is whole cents, so reaching this is reaching the
+ * percentage; the tolerance absorbs binary noise such as 1250.5 × 80 = 100039.99999999999).
+ */
 export function thresholdLevel(t: Pick<Threshold, "percent" | "amount">, amount: number): number {
-  return t.amount ?? Math.round(amount * (t.percent ?? 0)) / 100;
+  return t.amount ?? Math.ceil(amount * (t.percent ?? 0) - 1e-6) / 100;
 }

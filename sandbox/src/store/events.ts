@@ -1,4 +1,4 @@
-import { Event, type EventQuery, type Page } from "@cloudcost/api";
+import { Event, thresholdLevel, type EventQuery, type Page } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { notFound } from "../errors";
 import { timePosition, toTimePage } from "./paging";
@@ -74,5 +74,5 @@ function upgraded(json: unknown): unknown {
   const { amount, threshold } = json.data;
   const percent = isRecord(threshold) ? threshold.percent : undefined;
   if (typeof amount !== "number" || typeof percent !== "number") return json;
-  return { ...json, data: { ...json.data, amountSource: "amount", thresholdAmount: Math.round(amount * percent) / 100 } };
+  return { ...json, data: { ...json.data, amountSource: "amount", thresholdAmount: thresholdLevel({ percent }, amount) } };
 }

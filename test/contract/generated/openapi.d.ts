@@ -1481,7 +1481,7 @@ export interface components {
             amount: number;
             amountSource: components["schemas"]["AmountSource"] & unknown;
             /**
-             * @description the spend the threshold stands for: its `amount`, or `percent` of `amount`
+             * @description the spend the threshold stands for: its `amount`, or `percent` of `amount` rounded up to the cent
              * @example 1250.5
              */
             thresholdAmount: number;
