@@ -12,6 +12,7 @@ export * from "./contract/finding";
 export * from "./contract/scan";
 export * from "./contract/event";
 export * from "./contract/filter";
+export * from "./contract/idempotency";
 export * from "./contract/oauth";
 export * from "./contract/routes";
 export { z } from "./contract/zod";

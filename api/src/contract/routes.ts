@@ -6,6 +6,7 @@ import { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, Cost
 import { DeliveryList, Delivery, Event, EventId, EventPage, EventQuery, SigningSecret } from "./event";
 import { FindingId, Acknowledgement, FindingPage } from "./finding";
 import { GlobalFilter } from "./filter";
+import { IdempotencyRecordPage, IdempotencyRecordQuery } from "./idempotency";
 import { RunId, ScanRun, ScanRunPage } from "./scan";
 import { ReportId, ReportRequest, ScheduledReport, ScheduledReportPage } from "./scheduled-report";
 import { z } from "./zod";
@@ -445,6 +446,18 @@ export const operations = [
     summary: "Replace the signing secret; for 24 h webhooks carry two signatures, the new and the previous one",
     status: 200,
     response: SigningSecret,
+  },
+  {
+    operationId: "listIdempotencyKeys",
+    method: "GET",
+    path: "/idempotency-keys",
+    scope: "read",
+    tag: "Idempotency",
+    summary:
+      "The organization's remembered `Idempotency-Key`s (24 h; a key is forgotten when its object is deleted), in the order first used; `prefix` filters",
+    query: IdempotencyRecordQuery,
+    status: 200,
+    response: IdempotencyRecordPage,
   },
 ] as const satisfies readonly Route[];
 

@@ -36,7 +36,7 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   inputs: (a) => pick(a, diffKeys),
   get: (client, id) => client.getAlert(id),
   list: (client, pageSize) => client.listAlerts(pageSize),
-  create: (client, c) => client.createAlert(apiBody(c)),
+  create: (client, c, options) => client.createAlert(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceAlert(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteAlert(id).then(() => undefined),
 };

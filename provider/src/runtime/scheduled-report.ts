@@ -27,7 +27,7 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
   inputs: (r) => pick(r, diffKeys),
   get: (client, id) => client.getReport(id),
   list: (client, pageSize) => client.listReports(pageSize),
-  create: (client, c) => client.createReport(apiBody(c)),
+  create: (client, c, options) => client.createReport(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceReport(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteReport(id).then(() => undefined),
 };
