@@ -221,9 +221,16 @@ describe("field-level failures", () => {
       expect.arrayContaining([
         { property: "report", reason: "is required" },
         { property: "schedule", reason: "is required" },
-        { property: "recipients", reason: "is required" },
       ]),
     );
+    // Since issue 27 a report may be a webhook-only feed: recipients are required only without a webhookUrl.
+    const schedule = { frequency: "daily", time: "09:00", timezone: "UTC" };
+    expect((await check("ScheduledReport", { name: "r", report: "summary", schedule })).failures).toEqual([
+      { property: "recipients", reason: "needs at least one address unless webhookUrl is set" },
+    ]);
+    expect(
+      (await check("ScheduledReport", { name: "r", report: "summary", schedule, webhookUrl: "https://feed.example/x" })).failures,
+    ).toBeUndefined();
   });
 
   it("limits a group to 1000 members across both providers", async () => {
@@ -243,10 +250,15 @@ describe("normalisation and defaults", () => {
       currency: "USD",
       period: "monthly",
       groupId: null,
+      filters: {},
       thresholds: [{ percent: 100, basis: "actual" }],
       recipients: [],
       webhookUrl: null,
       enabled: true,
+      plannedAmounts: [],
+      autoAdjust: null,
+      startDate: null,
+      endDate: null,
     });
   });
 
@@ -274,8 +286,10 @@ describe("normalisation and defaults", () => {
       name: "r",
       report: "daily",
       groupId: null,
+      filters: {},
       format: "csv",
       recipients: ["a@b.co"],
+      webhookUrl: null,
       enabled: true,
       schedule: { frequency: "daily", dayOfWeek: null, dayOfMonth: null, time: "09:00", timezone: "UTC" },
     };

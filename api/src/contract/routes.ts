@@ -1,5 +1,5 @@
 import { ConnectedAccountPage, Member, Organization } from "./account";
-import { AlertId, AlertInput, BudgetAlert, BudgetAlertPage } from "./budget-alert";
+import { AlertId, AlertRequest, BudgetAlert, BudgetAlertPage } from "./budget-alert";
 import { CloudGroup, CloudGroupPage, CreateGroup, GroupId, MemberList, ReplaceMembers, UpdateGroup } from "./cloud-group";
 import { PageQuery, Scope } from "./common";
 import { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "./cost";
@@ -8,7 +8,7 @@ import { FindingId, Acknowledgement, FindingPage } from "./finding";
 import { GlobalFilter } from "./filter";
 import { IdempotencyRecordPage, IdempotencyRecordQuery } from "./idempotency";
 import { RunId, ScanRun, ScanRunPage } from "./scan";
-import { ReportId, ReportInput, ScheduledReport, ScheduledReportPage } from "./scheduled-report";
+import { ReportId, ReportRequest, ScheduledReport, ScheduledReportPage } from "./scheduled-report";
 import { z } from "./zod";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -74,7 +74,7 @@ function costRead<const Id extends string, const P extends string, R extends z.Z
     query: CostQuery,
     status: 200,
     response,
-    errors: [404],
+    errors: [404, 422],
   } as const satisfies Route;
 }
 function findingRoutes<const K extends "insights" | "waste" | "recommendations">(kind: K, label: string) {
@@ -337,8 +337,17 @@ export const operations = [
     response: CloudGroup,
     etag: true,
   },
-  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertInput, BudgetAlert, BudgetAlertPage, "alert"),
-  ...crud("Scheduled reports", "reports", CRUD_RESOURCES.report, reportParams, ReportInput, ScheduledReport, ScheduledReportPage, "report"),
+  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertRequest, BudgetAlert, BudgetAlertPage, "alert"),
+  ...crud(
+    "Scheduled reports",
+    "reports",
+    CRUD_RESOURCES.report,
+    reportParams,
+    ReportRequest,
+    ScheduledReport,
+    ScheduledReportPage,
+    "report",
+  ),
   {
     operationId: "startScan",
     method: "POST",

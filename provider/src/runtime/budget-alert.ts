@@ -1,6 +1,7 @@
-import { AlertId, AlertInput, z } from "@cloudcost/api";
+import { AlertId, AlertInput, alertRules, z } from "@cloudcost/api";
 import type { BudgetAlert } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "../budget-alert-defaults";
+import { ruleFailures } from "./failures";
 import { emailSet, inCents, nullsDropped, objectSet, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
@@ -30,6 +31,7 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
       recipients: emailSet(p.recipients ?? []),
     };
   },
+  crossFieldFailures: (c) => ruleFailures(alertRules, c),
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (a) => pick(a, diffKeys),
   get: (client, id) => client.getAlert(id),

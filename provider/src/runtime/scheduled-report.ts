@@ -1,5 +1,6 @@
-import { ReportId, ReportInput, z } from "@cloudcost/api";
+import { ReportId, ReportInput, reportRules, z } from "@cloudcost/api";
 import type { ScheduledReport } from "@cloudcost/api";
+import { ruleFailures } from "./failures";
 import { emailSet, nullsDropped, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
@@ -21,6 +22,7 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
     const schedule = isPlainObject(p.schedule) ? nullsDropped(p.schedule) : p.schedule;
     return { ...p, schedule, recipients: emailSet(p.recipients) };
   },
+  crossFieldFailures: (c) => ruleFailures(reportRules, c),
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (r) => pick(r, diffKeys),
   get: (client, id) => client.getReport(id),

@@ -1,4 +1,4 @@
-import type { BudgetAlert } from "@cloudcost/api";
+import { thresholdLevel, type BudgetAlert } from "@cloudcost/api";
 import { html, type SafeHtml } from "../web/html";
 import { money } from "./money";
 
@@ -10,12 +10,16 @@ const percentOf = (part: number, whole: number): number => (whole > 0 ? Math.rou
  * its tooltip repeats them for pointer users.
  */
 export function budgetBar(a: BudgetAlert): SafeHtml {
-  const marks = a.thresholds.map((t) => ({ ...t, amount: (a.amount * t.percent) / 100 }));
+  const marks = a.thresholds.map((t) => ({
+    basis: t.basis,
+    label: t.percent !== undefined ? `${t.percent}%` : money(t.amount ?? 0, a.currency),
+    amount: thresholdLevel(t, a.amount),
+  }));
   const scale = Math.max(a.amount, a.currentSpend, a.forecastedSpend, ...marks.map((m) => m.amount)) * 1.05 || 1;
   const x = (amount: number): string => ((amount / scale) * 300).toFixed(1);
   const over = a.forecastedSpend > a.amount;
   const sameCurrency = a.currency === a.spendCurrency;
-  const facts = `Spend so far ${money(a.currentSpend, a.spendCurrency)} (${percentOf(a.currentSpend, a.amount)}% of the ${money(a.amount, a.currency)} budget), forecast ${money(a.forecastedSpend, a.spendCurrency)} (${percentOf(a.forecastedSpend, a.amount)}%); thresholds ${marks.map((m) => `${m.percent}% ${m.basis}`).join(", ")}${sameCurrency ? "" : `; spend is in ${a.spendCurrency}, the budget in ${a.currency}, not converted`}.`;
+  const facts = `Spend so far ${money(a.currentSpend, a.spendCurrency)} (${percentOf(a.currentSpend, a.amount)}% of the ${money(a.amount, a.currency)} budget), forecast ${money(a.forecastedSpend, a.spendCurrency)} (${percentOf(a.forecastedSpend, a.amount)}%); thresholds ${marks.map((m) => `${m.label} ${m.basis}`).join(", ")}${sameCurrency ? "" : `; spend is in ${a.spendCurrency}, the budget in ${a.currency}, not converted`}.`;
   return html`<svg class="budget-bar" viewBox="0 0 300 26" width="300" height="26" aria-hidden="true" focusable="false"><title>${facts}</title>
 <rect x="0" y="5" width="300" height="16" fill="#e6e9ee"/><rect x="0" y="5" width="${x(a.forecastedSpend)}" height="16" fill="${over ? "#f4b6b6" : "#b9d3f0"}"/>
 <rect x="0" y="9" width="${x(a.currentSpend)}" height="8" fill="${a.currentSpend > a.amount ? "#a00020" : "#12355b"}"/>
