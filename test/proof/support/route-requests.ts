@@ -171,6 +171,7 @@ export const validRequests: Record<string, Builder> = {
   redeliverEvent: async (org) => ({ method: "POST", path: `/events/${await fixtures.event(org)}/redeliver` }),
   getWebhookSigningSecret: list("/webhooks/signing-secret"),
   rotateWebhookSigningSecret: async () => ({ method: "POST", path: "/webhooks/signing-secret/rotate" }),
+  listIdempotencyKeys: list("/idempotency-keys"),
 };
 
 export function requestBuilder(route: Route): Builder {
