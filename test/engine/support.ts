@@ -185,9 +185,10 @@ export async function pythonEnvironment(): Promise<string> {
   const run = promisify(execFile);
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
   await run("python3", ["-m", "venv", dir], { timeout: PIP_TIMEOUT_MS });
-  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
-    timeout: PIP_TIMEOUT_MS,
-  });
+  // From a copy: pip builds in the source tree (build/, *.egg-info), and sdk/ holds only what gen-sdk wrote.
+  const source = join(dir, "sdk-source");
+  cpSync(join(REPO, "sdk", "python"), source, { recursive: true });
+  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", source], { timeout: PIP_TIMEOUT_MS });
   return dir;
 }
 
