@@ -37,8 +37,25 @@ async function bundle(outfile) {
     target: "node22",
     legalComments: "eof",
     logLevel: "warning",
+    plugins: [unknownValueOnly],
   });
 }
+
+/**
+ * The runtime takes one constant from `@pulumi/pulumi/runtime`: the preview-unknown sentinel (runtime/unknowns.ts).
+ * That entry loads the whole program runtime (npm's arborist, sigstore, …: an 18 MB bundle); the plugin gets the
+ * same constant from the SDK's `runtime/rpc` module alone (4.5 MB).
+ */
+const unknownValueOnly = {
+  name: "unknown-value-only",
+  setup(b) {
+    b.onResolve({ filter: /^@pulumi\/pulumi\/runtime$/ }, () => ({ path: "unknown-value", namespace: "pulumi-runtime" }));
+    b.onLoad({ filter: /.*/, namespace: "pulumi-runtime" }, () => ({
+      contents: 'module.exports = { unknownValue: require("@pulumi/pulumi/runtime/rpc").unknownValue };',
+      resolveDir: here,
+    }));
+  },
+};
 
 function tarball(dir, platform, suffix = "") {
   const file = join(out, `${NAME}-v${version}-${platform}${suffix}.tar.gz`);

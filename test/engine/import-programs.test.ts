@@ -126,7 +126,10 @@ test("Python: the generated program uses pulumi_cloudcost, refers to the group b
   );
   // `pulumi` from PyPI and the SDK from sdk/python, as pip installs them for a user.
   await run("python3", ["-m", "venv", join(dir, "venv")]);
-  await run(join(dir, "venv", "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
+  // pip builds in the folder it installs from (build/, *.egg-info): a copy, so sdk/python stays as generated.
+  const sdk = join(work, "sdk-python");
+  cpSync(join(REPO, "sdk", "python"), sdk, { recursive: true });
+  await run(join(dir, "venv", "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", sdk], {
     timeout: 600_000,
   });
   const { stack, code } = await importPlan(dir, "generated.py");

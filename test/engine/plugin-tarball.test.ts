@@ -22,7 +22,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-/** A YAML program that names the package only: the CLI must find the plugin in its cache. */
+/** A YAML program that names the package only (the CLI must find the plugin in its cache): a group and an alert on it. */
 function program(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-cached-plugin-"));
   writeFileSync(
@@ -35,6 +35,12 @@ function program(name: string): string {
       "    type: cloudcost:index:CloudGroup",
       "    properties:",
       `      name: ${name}`,
+      "  budget:",
+      "    type: cloudcost:index:BudgetAlert",
+      "    properties:",
+      `      name: ${name} budget`,
+      "      amount: 100",
+      "      groupId: ${team.id}",
       "outputs:",
       "  groupId: ${team.id}",
     ].join("\n"),
@@ -49,6 +55,9 @@ async function installAndDeploy(tarball: string, name: string, env: Record<strin
   );
   expect([install.code, install.stderr]).toEqual([0, expect.not.stringMatching(/error/i)]);
   const stack = await fx.stack(program(name), "dev");
+  // A preview first: the alert's groupId is unknown until the group exists (Check with the unknown sentinel).
+  const preview = await stack.run(["preview"], { env });
+  expect([preview.code, preview.stdout]).toEqual([0, expect.stringMatching(/3 to create/)]);
   const up = await stack.up([], { env });
   expect([up.code, up.stderr, up.code ? up.stdout : ""]).toEqual([0, "", ""]);
   const { groupId } = (await stack.outputs()) as { groupId: string };
