@@ -30,12 +30,13 @@ class Team:
 
 
 def read_teams() -> list[Team]:
-    """The `teams` list, checked before anything is declared: every problem named with its path, then one error."""
+    """The `teams` list, checked before anything is declared: every problem named with its path, then one error
+    (a RunError: the message alone, without a traceback)."""
     raw = config.require_object("teams")
     problems: list[str] = []
     teams: list[Team] = []
     if not isinstance(raw, list) or not raw:
-        raise ValueError("invalid stack config:\n  teams: must be a non-empty list")
+        raise pulumi.RunError("invalid stack config:\n  teams: must be a non-empty list")
     for i, entry in enumerate(raw):
         where = f"teams.{i}"
         if not isinstance(entry, dict):
@@ -65,7 +66,7 @@ def read_teams() -> list[Team]:
     if len(set(names)) != len(names):
         problems.append("teams: team names must be unique")
     if problems:
-        raise ValueError("invalid stack config:\n  " + "\n  ".join(problems))
+        raise pulumi.RunError("invalid stack config:\n  " + "\n  ".join(problems))
     return teams
 
 

@@ -94,3 +94,28 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     expect((await stack.remove()).code).toBe(0);
   });
 });
+
+describe.each(["python", "go"])("examples/platform-teams-%s with a wrong team in stack config", (language) => {
+  it(
+    "is refused before anything is declared, naming the field, without a stack trace",
+    async () => {
+      const before = await organizationIds(f.api);
+      const stack = await f.stack(join(EXAMPLES, `platform-teams-${language}`), "dev");
+      appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
+      await PREPARE[language]!(stack.cwd);
+      await stack.setConfigObject("teams", [{ name: "storefront", owner: "lead@example.com", monthlyBudget: -5 }]);
+      const preview = await stack.run(["preview"]);
+      const said = preview.stdout + preview.stderr;
+      expect(preview.code).not.toBe(0);
+      expect(said).toContain("teams.0.monthlyBudget: must be a number > 0");
+      // The message alone, no stack trace. Go's SDK exits 32 after logging it and the host bails quietly; Python's
+      // exec script exits 1 after a pulumi.RunError, so the host adds "program exited with non-zero exit code: 1",
+      // as the official host does.
+      expect(said).not.toMatch(/Traceback|goroutine/);
+      if (language === "go") expect(said).not.toMatch(/non-zero exit code/);
+      expect(await organizationIds(f.api)).toEqual(before);
+      expect((await stack.remove()).code).toBe(0);
+    },
+    SETUP_TIMEOUT_MS,
+  );
+});

@@ -123,16 +123,12 @@ export async function organizationIds(api: CloudCostClient): Promise<{ groups: s
   return { groups: await ids(api.listGroups()), alerts: await ids(api.listAlerts()), reports: await ids(api.listReports()) };
 }
 
-/**
- * The input keys whose values differ between a step's old and new state, the provider's internal keys aside
- * (`__provider`, the serialized dynamic provider; `__createKey`, the create's idempotency key, which Check
- * derives from the inputs and Read does not return: provider/src/runtime/create-key.ts).
- */
+/** The input keys whose values differ between a step's old and new state (`__provider` aside). */
 export function changedInputs(step: PreviewStep): string[] {
   const before = step.oldState?.inputs ?? {};
   const after = step.newState?.inputs ?? {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+  return [...keys].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
 }
 
 /** The steps of a preview other than `same` and the refreshes a `--refresh` preview lists first. */
@@ -189,9 +185,10 @@ export async function pythonEnvironment(): Promise<string> {
   const run = promisify(execFile);
   const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
   await run("python3", ["-m", "venv", dir], { timeout: PIP_TIMEOUT_MS });
-  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", join(REPO, "sdk", "python")], {
-    timeout: PIP_TIMEOUT_MS,
-  });
+  // From a copy: pip builds in the source tree (build/, *.egg-info), and sdk/ holds only what gen-sdk wrote.
+  const source = join(dir, "sdk-source");
+  cpSync(join(REPO, "sdk", "python"), source, { recursive: true });
+  await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", source], { timeout: PIP_TIMEOUT_MS });
   return dir;
 }
 
