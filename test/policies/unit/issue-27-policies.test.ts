@@ -7,6 +7,7 @@ import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { readAlert } from "../../../policies/src/inputs/budget-alert";
 import { readReport } from "../../../policies/src/inputs/scheduled-report";
 import { GroupScopeConfig, checkGroupScope } from "../../../policies/src/policies/budget-alert-group-scope";
+import { AlertRecipientsConfig, checkAlertRecipients } from "../../../policies/src/policies/budget-alert-recipients";
 import { MaxAmountConfig, checkMaxAmount } from "../../../policies/src/policies/budget-alert-max-amount";
 import { ThresholdAmountsConfig, checkThresholdAmounts } from "../../../policies/src/policies/budget-alert-threshold-amounts";
 import { ThresholdsConfig, checkThresholds, remediatedThresholds } from "../../../policies/src/policies/budget-alert-thresholds";
@@ -179,5 +180,36 @@ describe("budget-alert-adjusted-amount (stack, on outputs)", () => {
     expect(checkAdjustedAmount(stack({ autoAdjust: { lookbackPeriods: 3 } }), config)).toEqual([]);
     expect(checkAdjustedAmount(stack({ autoAdjust: { lookbackPeriods: 3 }, effectiveAmount: unknownValue }), config)).toEqual([]);
     expect(checkAdjustedAmount(stack({ effectiveAmount: 1e6 }), config)).toEqual([]);
+  });
+});
+
+describe("budget-alert-recipients with routing per threshold", () => {
+  const config = AlertRecipientsConfig.parse({ allowedEmailDomains: ["example.com"] });
+
+  test("a threshold's own recipients are held to the allowed domains, named by threshold", () => {
+    const thresholds = [{ percent: 100, basis: "actual", recipients: ["cfo@example.com", "x@gmail.com"] }];
+    expect(checkAlertRecipients(alert({ thresholds }), config)).toEqual([
+      'thresholds[0].recipients[1] uses the domain "gmail.com", which is not allowed: use an address in example.com',
+    ]);
+  });
+
+  test("when every threshold routes to its own people, the alert's list may be empty; a routed [] (webhook only) must be allowed by minRecipients", () => {
+    const routed = [{ percent: 100, basis: "actual", recipients: ["cfo@example.com"] }];
+    expect(checkAlertRecipients(alert({ recipients: [], thresholds: routed }), config)).toEqual([]);
+    const silent = [{ percent: 100, basis: "actual", recipients: [] }];
+    expect(checkAlertRecipients(alert({ thresholds: silent }), config)).toEqual([
+      "thresholds[0] routes to 0 recipient(s) of its own but needs at least 1: add e-mail addresses to thresholds[0].recipients, or remove it to use the alert's recipients",
+    ]);
+    expect(checkAlertRecipients(alert({ thresholds: silent }), AlertRecipientsConfig.parse({ minRecipients: 0 }))).toEqual([]);
+  });
+
+  test("a threshold without its own list uses the alert's, which must then have enough", () => {
+    const mixed = [
+      { percent: 100, basis: "actual", recipients: ["cfo@example.com"] },
+      { percent: 80, basis: "forecast" },
+    ];
+    expect(checkAlertRecipients(alert({ recipients: [], thresholds: mixed }), config)).toEqual([
+      "the alert has 0 recipient(s) but needs at least 1: add e-mail addresses to recipients",
+    ]);
   });
 });
