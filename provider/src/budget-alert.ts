@@ -9,11 +9,14 @@ import provider = require("./providers/budget-alert");
  */
 export type ThresholdArgs = ({ percent: number; amount?: never } | { amount: number; percent?: never }) & {
   basis: "actual" | "forecast";
-  /** E-mail addresses notified when this threshold is crossed, instead of the alert's `recipients` (a set). */
-  recipients?: string[];
+  /**
+   * E-mail addresses notified when this threshold is crossed, instead of the alert's `recipients` (a set);
+   * `[]`: nobody by e-mail (webhook only); absent or null: the alert's `recipients`.
+   */
+  recipients?: string[] | null;
 };
 
-/** A budget amount for one period, instead of `amount`, from `periodStart` (the first day of a period). */
+/** The budget of one period, instead of `amount` (AWS planned budget limits). */
 export interface PlannedAmountArgs {
   /** `YYYY-MM-DD`, the first day of a period of the alert. */
   periodStart: string;
@@ -49,11 +52,11 @@ export interface BudgetAlertArgs {
   filters?: pulumi.Input<CostFiltersArgs>;
   /** Amounts for given periods (a set by `periodStart`); other periods use `amount`. */
   plannedAmounts?: pulumi.Input<pulumi.Input<PlannedAmountArgs>[]>;
-  /** Sets the budget from past spend; the result is the `effectiveAmount` output. */
+  /** Sets each period's budget to the mean spend of the last 1–12 complete periods (not with `plannedAmounts`); the result is the `effectiveAmount` output. */
   autoAdjust?: pulumi.Input<AutoAdjustArgs>;
-  /** `YYYY-MM-DD`: the alert evaluates no period before this one. */
+  /** `YYYY-MM-DD`, any day: the first day the alert is active; updatable at any time (never forces a replacement). */
   startDate?: pulumi.Input<string>;
-  /** `YYYY-MM-DD`: the alert evaluates no period after this one. */
+  /** `YYYY-MM-DD`, not before `startDate`: the last day the alert is active. */
   endDate?: pulumi.Input<string>;
   /** Take over this existing alert instead of creating one; see README "Adoption". */
   adoptId?: pulumi.Input<string>;
@@ -81,8 +84,12 @@ export class BudgetAlert extends cloudCostResource("BudgetAlert", provider) {
   declare readonly autoAdjust: pulumi.Output<AutoAdjustArgs | null>;
   declare readonly startDate: pulumi.Output<string | null>;
   declare readonly endDate: pulumi.Output<string | null>;
-  /** The budget of the current period: the planned amount, the adjusted one, or `amount`. Computed by the service. */
+  /** The budget of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`. Computed by the service. */
   declare readonly effectiveAmount: pulumi.Output<number>;
+  /** Where `effectiveAmount` came from. */
+  declare readonly effectiveAmountSource: pulumi.Output<"amount" | "planned" | "autoAdjust">;
+  /** Enabled and today within `startDate`…`endDate`: the alert evaluates and fires. */
+  declare readonly active: pulumi.Output<boolean>;
   /** Spend of the alert's scope in the current period so far, in `spendCurrency`. */
   declare readonly currentSpend: pulumi.Output<number>;
   /** Forecast spend of the scope for the whole current period, in `spendCurrency`. */

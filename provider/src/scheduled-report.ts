@@ -40,13 +40,13 @@ export interface ScheduledReportArgs {
   schedule: pulumi.Input<ScheduleArgs>;
   /** Default "csv". */
   format?: pulumi.Input<"csv" | "pdf">;
-  /** 1–50 e-mail addresses (a set, compared case-insensitively). */
-  recipients: pulumi.Input<pulumi.Input<string>[]>;
+  /** At most 50 e-mail addresses (a set, compared case-insensitively); at least one unless `webhookUrl` is set. */
+  recipients?: pulumi.Input<pulumi.Input<string>[]>;
   /** Default true. */
   enabled?: pulumi.Input<boolean>;
-  /** Counts only the spend these filters match (with `groupId`, within the group). */
+  /** Counts only the spend these filters match (with `groupId`, within the group); none for `budget_status`, where each alert's own filters apply. */
   filters?: pulumi.Input<CostFiltersArgs>;
-  /** Also POSTs each run to this URL (a spend feed without thresholds); https (http only for localhost). Kept secret in state. */
+  /** Receives every run as a signed `scheduled_report.delivered` event with the report's rows (a spend feed without thresholds); https (http only for localhost). Kept secret in state. */
   webhookUrl?: pulumi.Input<string>;
   /** Take over this existing report instead of creating one; see README "Adoption". */
   adoptId?: pulumi.Input<string>;

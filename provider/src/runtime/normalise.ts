@@ -92,15 +92,18 @@ export function costFilters(value: unknown): unknown {
   return Object.keys(out).length === 0 ? undefined : out;
 }
 
-/** Alert thresholds: a set by content (sorted by basis, percent, amount); money in cents; own recipients a set, `[]` as none. */
+/**
+ * Alert thresholds: a set by content (sorted by basis, percent, amount), money in cents, a threshold's own
+ * recipients a set. Its `recipients: []` is kept: the contract reads it as "nobody by e-mail" (webhook
+ * only), unlike null or absent, which send to the alert's recipients.
+ */
 export function thresholdSet(value: unknown): unknown {
   if (!Array.isArray(value) || !value.every(isPlainObject)) return value;
   const each = value.map((t) => {
     const { recipients, amount, ...rest } = nullsDropped(t);
     const canon: Props = { ...rest };
     if (amount !== undefined) canon.amount = inCents(amount);
-    const own = noneIfEmpty(emailSet(recipients));
-    if (own !== undefined) canon.recipients = own;
+    if (recipients !== undefined) canon.recipients = emailSet(recipients);
     return canon;
   });
   return objectSet(each, ["basis", "percent", "amount"]);
