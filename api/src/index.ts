@@ -3,6 +3,7 @@ export * from "./contract/loopback";
 export * from "./contract/account";
 export * from "./contract/cloud-group";
 export * from "./contract/budget-period";
+export * from "./contract/cost-filter";
 export * from "./contract/budget-alert";
 export * from "./contract/scheduled-report";
 export * from "./contract/cost";

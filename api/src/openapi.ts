@@ -113,7 +113,7 @@ function errorResponses(route: Route): Record<number, Response> {
     const reasons = [
       ...(errors.has(422)
         ? [
-            "a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which)",
+            "a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which)",
           ]
         : []),
       ...(route.idempotent ? ["an `Idempotency-Key` already used with another request"] : []),

@@ -1,7 +1,15 @@
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
 import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
-import type { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "../contract/cost";
+import {
+  costQueryOf,
+  type CostByDay,
+  type CostByService,
+  type CostComparison,
+  type CostForecast,
+  type CostReadRequest,
+  type CostSummary,
+} from "../contract/cost";
 import {
   CRUD_RESOURCES,
   crudIds,
@@ -37,16 +45,19 @@ export interface ClientOptions {
   onRequest?: (e: RequestEvent) => void;
 }
 
+/** Query parameters; a list repeats its parameter (`?services=A&services=B`, OpenAPI `style: form, explode: true`). */
+export type QueryValues = Record<string, string | number | readonly string[] | undefined>;
+
 /** Path, query and body of one call, typed from the operation's schemas; path parameters fill the route's `{name}` placeholders. */
 export type CallInput<Id extends OperationId> = (Operations[Id] extends { params: unknown }
   ? { params: Record<string, string> }
   : { params?: never }) &
-  (Operations[Id] extends { query: unknown } ? { query?: Record<string, string | number | undefined> } : { query?: never }) &
+  (Operations[Id] extends { query: unknown } ? { query?: QueryValues } : { query?: never }) &
   (Operations[Id] extends { body: unknown } ? { body: BodyInputOf<Id> } : { body?: never });
 
 interface UntypedInput {
   params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
+  query?: QueryValues;
   body?: unknown;
 }
 
@@ -267,21 +278,21 @@ export class CloudCostClient {
     return this.call("rotateWebhookSigningSecret", {});
   }
 
-  // ---- Cost reads ----
-  getCostSummary(query: CostQuery): Promise<CostSummary> {
-    return this.call("getCostSummary", { query });
+  // ---- Cost reads: a window, an optional Cloud Group and the filters alerts and reports take ----
+  getCostSummary(request: CostReadRequest): Promise<CostSummary> {
+    return this.call("getCostSummary", { query: costQueryOf(request) });
   }
-  getCostByService(query: CostQuery): Promise<CostByService> {
-    return this.call("getCostByService", { query });
+  getCostByService(request: CostReadRequest): Promise<CostByService> {
+    return this.call("getCostByService", { query: costQueryOf(request) });
   }
-  getCostByDay(query: CostQuery): Promise<CostByDay> {
-    return this.call("getCostByDay", { query });
+  getCostByDay(request: CostReadRequest): Promise<CostByDay> {
+    return this.call("getCostByDay", { query: costQueryOf(request) });
   }
-  getCostForecast(query: CostQuery): Promise<CostForecast> {
-    return this.call("getCostForecast", { query });
+  getCostForecast(request: CostReadRequest): Promise<CostForecast> {
+    return this.call("getCostForecast", { query: costQueryOf(request) });
   }
-  getCostComparison(query: CostQuery): Promise<CostComparison> {
-    return this.call("getCostComparison", { query });
+  getCostComparison(request: CostReadRequest): Promise<CostComparison> {
+    return this.call("getCostComparison", { query: costQueryOf(request) });
   }
 }
 
@@ -293,10 +304,13 @@ function fillPath(template: string, params: Record<string, string>): string {
   });
 }
 
-function queryString(query: Record<string, string | number | undefined> | undefined): string {
+function queryString(query: QueryValues | undefined): string {
   if (!query) return "";
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) for (const item of v as readonly string[]) q.append(k, item);
+    else if (v !== undefined) q.set(k, String(v));
+  }
   const s = q.toString();
   return s ? `?${s}` : "";
 }

@@ -26,3 +26,18 @@ export function periodContaining(period: BudgetPeriod, date: Date): DateWindow {
   const firstMonth = Math.floor(date.getUTCMonth() / months) * months;
   return { from: isoDate(new Date(Date.UTC(year, firstMonth, 1))), to: isoDate(new Date(Date.UTC(year, firstMonth + months, 0))) };
 }
+
+/** How a period of each kind starts, for messages and the document. */
+export const PERIOD_START_RULE = "monthly: the 1st of a month; quarterly: 1 January, April, July or October; annual: 1 January";
+
+/** True when `date` (YYYY-MM-DD) is the first day of a `period` period. */
+export function isPeriodStart(period: BudgetPeriod, date: string): boolean {
+  const d = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && periodContaining(period, d).from === date;
+}
+
+/** The period right before the one starting on `periodStart`. */
+export function previousPeriod(period: BudgetPeriod, periodStart: string): DateWindow {
+  const lastDay = new Date(Date.parse(`${periodStart}T00:00:00Z`) - 86_400_000);
+  return periodContaining(period, lastDay);
+}

@@ -1,4 +1,4 @@
-import { AlertId, Threshold } from "./budget-alert";
+import { AlertId, AmountSource, Threshold } from "./budget-alert";
 import { CalendarDate, Currency, Email, Money, PageQuery, ResourceId, Timestamp, page } from "./common";
 import { GroupId } from "./cloud-group";
 import { ReportFormat, ReportId, ReportKind } from "./scheduled-report";
@@ -20,7 +20,9 @@ export const ThresholdCrossedData = z
     alertName: z.string(),
     groupId: GroupId.nullable(),
     threshold: Threshold,
-    amount: Money.openapi({ description: "the alert's budget amount, in `currency`" }),
+    amount: Money.openapi({ description: "the amount of the period the threshold was judged against (`effectiveAmount`), in `currency`" }),
+    amountSource: AmountSource.openapi({ description: "where `amount` came from: `amount`, a planned amount or `autoAdjust`" }),
+    thresholdAmount: Money.openapi({ description: "the spend the threshold stands for: its `amount`, or `percent` of `amount`" }),
     currency: Currency,
     spend: Money.openapi({
       description: "`currentSpend` (basis `actual`) or `forecastedSpend` (basis `forecast`) when the threshold was reached",
@@ -43,6 +45,10 @@ export const ReportDeliveredData = z
     }),
     to: CalendarDate.openapi({ description: "last day of the window" }),
     recipients: z.array(Email),
+    columns: z.array(z.string()).openapi({ description: "the report's column names, as in its CSV header" }),
+    rows: z
+      .array(z.array(z.string()))
+      .openapi({ description: "the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed" }),
   })
   .openapi("ReportDeliveredData");
 export type ReportDeliveredData = z.infer<typeof ReportDeliveredData>;

@@ -73,7 +73,7 @@ function costRead<const Id extends string, const P extends string, R extends z.Z
     query: CostQuery,
     status: 200,
     response,
-    errors: [404],
+    errors: [404, 422],
   } as const satisfies Route;
 }
 function findingRoutes<const K extends "insights" | "waste" | "recommendations">(kind: K, label: string) {

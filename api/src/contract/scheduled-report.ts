@@ -1,11 +1,18 @@
 import { Email, MAX_RECIPIENTS, ResourceId, TimeZone, Timestamp, TrimmedName, asReturned, page, recipientSet } from "./common";
 import { GroupId } from "./cloud-group";
+import { CostFilters, isUnfiltered } from "./cost-filter";
+import { WebhookUrl } from "./webhook-url";
 import { z } from "./zod";
 
 export const ReportId = ResourceId("rpt").openapi("ReportId", { example: "rpt_01j9z6w3k2m4n5p6q7r8" });
 
-/** Which cost read a report delivers: one per `/cost/*` endpoint. */
-export const ReportKind = z.enum(["summary", "services", "daily", "forecast", "comparison"]).openapi("ReportKind");
+/**
+ * What a report delivers: one kind per `/cost/*` read, and `budget_status` (issue 27): each budget alert
+ * of the report's scope with its amount, actual and forecast spend, percent used and the thresholds
+ * crossed in its current period at the run.
+ */
+export const ReportKind = z.enum(["summary", "services", "daily", "forecast", "comparison", "budget_status"]).openapi("ReportKind");
+export type ReportKind = z.infer<typeof ReportKind>;
 export const ReportFormat = z.enum(["csv", "pdf"]).openapi("ReportFormat");
 export const Frequency = z.enum(["daily", "weekly", "monthly"]).openapi("Frequency");
 export type Frequency = z.infer<typeof Frequency>;
@@ -75,12 +82,30 @@ export const ReportInput = z
     name: TrimmedName(100),
     report: ReportKind,
     groupId: GroupId.nullable().default(null).openapi({ description: "Cloud Group the report covers; null for the whole organization" }),
+    // `budget_status` reports take none: each alert's own filters apply (refused otherwise, below).
+    filters: CostFilters.default({}),
     schedule: Schedule,
     format: ReportFormat.default("csv"),
-    recipients: recipientSet(z.array(Email).min(1).max(MAX_RECIPIENTS)),
+    recipients: recipientSet(z.array(Email).max(MAX_RECIPIENTS).default([])).openapi({
+      description: "e-mail addresses, each at most once; at least one unless `webhookUrl` is set (a spend feed)",
+    }),
+    webhookUrl: WebhookUrl.nullable().default(null).openapi({
+      description:
+        "receives every run as a signed `scheduled_report.delivered` event carrying the report's rows (a spend feed); treat as a secret",
+    }),
     enabled: z.boolean().default(true),
   })
   .strict()
+  .superRefine((r, ctx) => {
+    if (r.recipients.length === 0 && r.webhookUrl === null)
+      ctx.addIssue({ code: "custom", path: ["recipients"], message: "needs at least one address unless webhookUrl is set" });
+    if (r.report === "budget_status" && !isUnfiltered(r.filters))
+      ctx.addIssue({
+        code: "custom",
+        path: ["filters"],
+        message: "must be empty for budget_status reports: each alert's own filters apply",
+      });
+  })
   .openapi("ReportInput");
 export type ReportInput = z.input<typeof ReportInput>;
 export type ReportFields = z.output<typeof ReportInput>;

@@ -1,4 +1,4 @@
-import { API_BASE_PATH, CRUD_RESOURCES, type CrudNoun, type PageQuery } from "@cloudcost/api";
+import { API_BASE_PATH, CRUD_RESOURCES, type CostFilters, type CrudNoun, type PageQuery } from "@cloudcost/api";
 import { assertIfMatch } from "../http/etag";
 import type { SandboxContext } from "../service/context";
 import type { GroupScopedTable } from "../store/group-scoped-table";
@@ -11,10 +11,12 @@ interface Caller {
 }
 
 /** The logic shared by budget alerts and scheduled reports (both are group-scoped tables of client-defined fields). */
-function groupScoped<N extends CrudNoun, F extends { groupId: string | null }, V extends { id: string }>(
+function groupScoped<N extends CrudNoun, F extends { groupId: string | null; filters: CostFilters }, V extends { id: string }>(
   noun: N,
   store: (ctx: SandboxContext) => GroupScopedTable<F, V>,
 ) {
+  // Filters the schema accepts but the organization cannot evaluate are refused before anything is stored (issue 27).
+  const evaluable = (c: Caller & { body: F }): void => c.ctx.costs.assertEvaluable(c.orgId, c.body.filters, "body.filters");
   const plural = `${noun}s`;
   /** A call on one item: its id is the route's path parameter named in the contract (`alertId`, `reportId`). */
   type OnItem = Caller & { params: Record<(typeof CRUD_RESOURCES)[N], string> };
@@ -23,12 +25,14 @@ function groupScoped<N extends CrudNoun, F extends { groupId: string | null }, V
   return {
     list: (c: Caller & { query: PageQuery }) => ({ body: store(c.ctx).page(c.orgId, c.query) }),
     create: (c: Caller & { body: F }) => {
+      evaluable(c);
       const created = store(c.ctx).create(c.orgId, c.body);
       return { body: created, location: `${API_BASE_PATH}/${plural}/${created.id}` };
     },
     get: (c: OnItem) => ({ body: current(c, idOf(c))() }),
     replace: (c: OnItem & { body: F }) => {
       assertIfMatch(c.ifMatch, current(c, idOf(c)));
+      evaluable(c);
       return { body: store(c.ctx).replace(c.orgId, idOf(c), c.body) };
     },
     remove: (c: OnItem) => {

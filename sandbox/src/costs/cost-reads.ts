@@ -1,24 +1,29 @@
 import {
+  costFiltersOf,
   periodContaining,
+  previousPeriod,
   type BudgetPeriod,
+  type CostFilters,
   type CostByDay,
   type CostByService,
   type CostComparison,
   type CostForecast,
   type CostQuery,
   type CostSummary,
+  type DateWindow,
   type ForecastTotals,
   type Member,
   type Provider,
 } from "@cloudcost/api";
 import type { Organizations } from "../store/organizations";
 import type { Accounts } from "../store/accounts";
-import { invalidRequest } from "../errors";
+import { invalidRequest, unprocessable } from "../errors";
 import type { Groups } from "../store/groups";
 import type { Clocks } from "../store/clocks";
 import type { InjectedLine, InjectedSpend } from "../store/injected-spend";
 import { addDays, datesBetween, dayNumber, todayUtc } from "./calendar";
-import { actualCents, costLines, deviationCents, expectedCents, type CostLine } from "./dataset";
+import { actualCents, costLines, deviationCents, expectedCents, lineAttributes, type CostLine } from "./dataset";
+import { matchesFilters, unevaluable } from "./filter-match";
 
 /** Every read lists both providers, in this order, even when one costs nothing. */
 const PROVIDERS: readonly Provider[] = ["aws", "azure"];
@@ -27,11 +32,19 @@ const Z80 = 1.2816;
 
 const money = (cents: number): number => Math.round(cents) / 100;
 
+/** What a read or an alert counts: the organization or one of its Cloud Groups, narrowed by filters (issue 27). */
+export interface CostTarget {
+  groupId: string | null;
+  filters: CostFilters;
+}
+
 interface Scope {
   orgId: string;
   orgKey: string;
   currency: string;
   groupId: string | null;
+  filters: CostFilters;
+  /** The lines of the scope's accounts that match its filters. */
   lines: CostLine[];
   /** The accounts in scope, `provider:accountId` (injected spend counts for these). */
   accounts: ReadonlySet<string>;
@@ -78,8 +91,8 @@ export class Costs {
     private readonly injected: InjectedSpend,
   ) {}
 
-  summary(orgId: string, q: CostQuery): CostSummary {
-    const scope = this.scope(orgId, q.groupId ?? null);
+  summary(orgId: string, q: DateWindow, target: CostTarget): CostSummary {
+    const scope = this.scope(orgId, target);
     const days = this.tally(scope, q.from, q.to);
     return {
       ...this.window(scope, q),
@@ -89,8 +102,8 @@ export class Costs {
     };
   }
 
-  byService(orgId: string, q: CostQuery): CostByService {
-    const scope = this.scope(orgId, q.groupId ?? null);
+  byService(orgId: string, q: DateWindow, target: CostTarget): CostByService {
+    const scope = this.scope(orgId, target);
     const billed = datesBetween(q.from, q.to).filter((d) => d < scope.today);
     const totals = new Map<string, { service: string; provider: Provider; cents: number }>();
     const add = (provider: Provider, service: string, cents: number) => {
@@ -110,8 +123,8 @@ export class Costs {
   }
 
   /** Billed days only: the window's days up to yesterday. */
-  byDay(orgId: string, q: CostQuery): CostByDay {
-    const scope = this.scope(orgId, q.groupId ?? null);
+  byDay(orgId: string, q: DateWindow, target: CostTarget): CostByDay {
+    const scope = this.scope(orgId, target);
     const days = this.tally(scope, q.from, q.to).filter((d) => d.kind === "actual");
     return {
       ...this.window(scope, q),
@@ -124,8 +137,8 @@ export class Costs {
     };
   }
 
-  forecast(orgId: string, q: CostQuery): CostForecast {
-    const scope = this.scope(orgId, q.groupId ?? null);
+  forecast(orgId: string, q: DateWindow, target: CostTarget): CostForecast {
+    const scope = this.scope(orgId, target);
     const days = this.tally(scope, q.from, q.to);
     return {
       ...this.window(scope, q),
@@ -144,9 +157,9 @@ export class Costs {
   }
 
   /** The window against the window of the same length right before it (billed cost only). */
-  comparison(orgId: string, q: CostQuery): CostComparison {
+  comparison(orgId: string, q: DateWindow, target: CostTarget): CostComparison {
     const previous = previousWindow(q);
-    const scope = this.scope(orgId, q.groupId ?? null);
+    const scope = this.scope(orgId, target);
     const billed = (from: string, to: string) => this.tally(scope, from, to).filter((d) => d.kind === "actual");
     const cur = billed(q.from, q.to);
     const prev = billed(previous.from, previous.to);
@@ -173,24 +186,59 @@ export class Costs {
    * `at.periodDate`, billed up to the day before `at.today` (the evaluator reads a period that just ended
    * with `today` = the first day after it).
    */
-  periodSpend(orgId: string, groupId: string | null, period: BudgetPeriod, at?: { periodDate: Date; today: string }): PeriodSpend {
-    const scope = this.scope(orgId, groupId, at?.today);
+  periodSpend(orgId: string, target: CostTarget, period: BudgetPeriod, at?: { periodDate: Date; today: string }): PeriodSpend {
+    const scope = this.scope(orgId, target, at?.today);
     const { from, to } = periodContaining(period, at?.periodDate ?? this.clocks.now(orgId));
     const totals = forecastTotals(this.tally(scope, from, to));
     return { currentSpend: totals.actual, forecastedSpend: totals.total, spendCurrency: scope.currency, periodStart: from, periodEnd: to };
   }
 
-  /** The cost lines of the whole organization or of one of its groups (404 for an unknown group). */
-  private scope(orgId: string, groupId: string | null, today?: string): Scope {
+  /**
+   * The mean actual spend of `target` over the `count` complete periods before the one starting on
+   * `periodStart` (issue 27, `autoAdjust`), in the organization's currency; 0 when they cost nothing.
+   */
+  historyMean(orgId: string, target: CostTarget, period: BudgetPeriod, periodStart: string, count: number): number {
+    const scope = this.scope(orgId, target);
+    let cents = 0;
+    let start = periodStart;
+    for (let i = 0; i < count; i++) {
+      const previous = previousPeriod(period, start);
+      cents += sum(this.tally(scope, previous.from, previous.to).map(billedTotal));
+      start = previous.from;
+    }
+    return money(cents / count);
+  }
+
+  /**
+   * Refuses (422) filters the schema accepts but the organization cannot evaluate: accounts that are not
+   * connected, tag keys that are not cost allocation tags. `at` is where the filters sit in the request.
+   */
+  assertEvaluable(orgId: string, filters: CostFilters, at: string, tagPath?: string): void {
+    const connected = new Set(this.accounts.list(orgId).map((a) => `${a.provider}:${a.accountId}`));
+    const errors = unevaluable(filters, connected, at, tagPath);
+    if (errors.length) throw unprocessable(`The filters name ${errors.map((e) => `${e.path} (${e.message})`).join("; ")}.`, errors);
+  }
+
+  /** What a `/cost/*` read counts: its group and filters, refused (422) when the filters cannot be evaluated. */
+  queryTarget(orgId: string, q: CostQuery): CostTarget {
+    const filters = costFiltersOf(q);
+    this.assertEvaluable(orgId, filters, "query", "tag");
+    return { groupId: q.groupId ?? null, filters };
+  }
+
+  /** The cost lines of the whole organization or of one of its groups (404 for an unknown group), narrowed by filters. */
+  private scope(orgId: string, target: CostTarget, today?: string): Scope {
     const org = this.orgs.byId(orgId);
     if (!org) throw new Error(`organization ${orgId} vanished`);
+    const { groupId, filters } = target;
     const members: readonly Member[] = groupId === null ? this.accounts.list(orgId) : this.groups.require(orgId, groupId).members;
     return {
       orgId,
       orgKey: org.name,
       currency: org.currency,
       groupId,
-      lines: costLines(org.name, members),
+      filters,
+      lines: costLines(org.name, members).filter((line) => matchesFilters(filters, line)),
       accounts: new Set(members.map((m) => `${m.provider}:${m.accountId}`)),
       today: today ?? todayUtc(this.clocks.now(orgId)),
     };
@@ -200,11 +248,17 @@ export class Costs {
   private injectedLines(scope: Scope, from: string, to: string): InjectedLine[] {
     const last = to < scope.today ? to : scope.today;
     if (last < from) return [];
-    return this.injected.between(scope.orgId, from, last).filter((l) => scope.accounts.has(`${l.provider}:${l.accountId}`));
+    return this.injected
+      .between(scope.orgId, from, last)
+      .filter(
+        (l) =>
+          scope.accounts.has(`${l.provider}:${l.accountId}`) &&
+          matchesFilters(scope.filters, { ...l, ...lineAttributes(scope.orgKey, l.provider, l.accountId, l.service) }),
+      );
   }
 
-  private window(scope: Scope, q: CostQuery) {
-    return { from: q.from, to: q.to, currency: scope.currency, groupId: scope.groupId };
+  private window(scope: Scope, q: DateWindow) {
+    return { from: q.from, to: q.to, currency: scope.currency, groupId: scope.groupId, filters: scope.filters };
   }
 
   private tally(scope: Scope, from: string, to: string): DayTally[] {
@@ -234,7 +288,7 @@ export class Costs {
 const FIRST_DAY = dayNumber("0000-01-01");
 
 /** The window of the same length right before `q`; it must be expressible as YYYY-MM-DD dates (400 otherwise). */
-function previousWindow(q: CostQuery): { from: string; to: string } {
+function previousWindow(q: DateWindow): DateWindow {
   const length = dayNumber(q.to) - dayNumber(q.from) + 1;
   if (dayNumber(q.from) - length < FIRST_DAY) {
     throw invalidRequest("The comparison window before `from` would start before 0000-01-01.", [

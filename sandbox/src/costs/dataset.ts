@@ -1,20 +1,67 @@
-import type { Member, Provider } from "@cloudcost/api";
+import { KNOWN_SERVICES, type Member, type Provider } from "@cloudcost/api";
 import { dayNumber } from "./calendar";
 import { unitHash } from "./hash";
 
-/** Services an account may use; each account uses a deterministic subset. */
-const SERVICES: Readonly<Record<Provider, readonly string[]>> = {
-  aws: ["Amazon EC2", "Amazon S3", "Amazon RDS", "AWS Lambda", "Amazon CloudFront", "Amazon DynamoDB"],
-  azure: ["Virtual Machines", "Storage Accounts", "Azure SQL Database", "App Service", "Azure Cosmos DB", "Azure Functions"],
+/** Services an account may use (the contract's known services); each account uses a deterministic subset. */
+const SERVICES = KNOWN_SERVICES;
+
+/** The regions the synthetic accounts run in (a few of the contract's known ones): each account has a home region. */
+const REGIONS: Readonly<Record<Provider, readonly string[]>> = {
+  aws: ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1"],
+  azure: ["eastus", "westeurope", "northeurope", "southeastasia"],
 };
+/** Services billed outside any region (AWS reports them as `global`). */
+const GLOBAL_SERVICES: ReadonlySet<string> = new Set(["Amazon CloudFront"]);
+
+/**
+ * The organization's cost allocation tags: every line carries each key with one of its values. A filter
+ * on another key could never match, so the service refuses it (like AWS, which counts only activated
+ * cost allocation tags).
+ */
+export const TAG_VALUES: Readonly<Record<string, readonly string[]>> = {
+  team: ["platform", "data", "web", "ml"],
+  env: ["prod", "staging", "dev"],
+  "cost-center": ["cc-100", "cc-200", "cc-300"],
+};
+export const TAG_KEYS: readonly string[] = Object.keys(TAG_VALUES);
+
+/** Where a line is billed and how it is tagged: a pure function of (organization, account, service). */
+export interface LineAttributes {
+  region: string;
+  tags: Readonly<Record<string, string>>;
+}
+
+const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)] as T;
+
+/**
+ * The region and tags of an account's service: the account's home region (a second region for about a
+ * third of its services, `global` for global services); `team` and `cost-center` per account, `env` per
+ * service. Injected spend on (account, service) gets the same attributes.
+ */
+export function lineAttributes(orgKey: string, provider: Provider, accountId: string, service: string): LineAttributes {
+  const home = pick(REGIONS[provider], unitHash(orgKey, accountId, "home-region"));
+  const region = GLOBAL_SERVICES.has(service)
+    ? "global"
+    : unitHash(orgKey, accountId, service, "other-region") < 0.3
+      ? pick(REGIONS[provider], unitHash(orgKey, accountId, service, "region"))
+      : home;
+  return {
+    region,
+    tags: {
+      team: pick(TAG_VALUES.team ?? [], unitHash(orgKey, accountId, "team")),
+      env: pick(TAG_VALUES.env ?? [], unitHash(orgKey, accountId, service, "env")),
+      "cost-center": pick(TAG_VALUES["cost-center"] ?? [], unitHash(orgKey, accountId, "cost-center")),
+    },
+  };
+}
 
 /** Daily noise is uniform in ±NOISE around the expected cost. */
 const NOISE = 0.15;
 /** Standard deviation of a uniform ±NOISE factor: 2·NOISE/√12. */
 const NOISE_SD = (2 * NOISE) / Math.sqrt(12);
 
-/** One billed line: a service used by one account. */
-export interface CostLine {
+/** One billed line: a service used by one account, in one region, with its tags. */
+export interface CostLine extends LineAttributes {
   provider: Provider;
   accountId: string;
   service: string;
@@ -33,6 +80,7 @@ export function costLines(orgKey: string, accounts: readonly Member[]): CostLine
         provider: a.provider,
         accountId: a.accountId,
         service,
+        ...lineAttributes(orgKey, a.provider, a.accountId, service),
         baseCents: Math.round(300 + 40_000 * unitHash(orgKey, a.accountId, service, "base") ** 2),
         phase: 2 * Math.PI * unitHash(orgKey, a.accountId, service, "phase"),
       })),

@@ -15,7 +15,8 @@ const MAX_RUNS_PER_EVALUATION = 400;
 /** One run: the cost data of its window as CSV or PDF, one message per recipient, a `scheduled_report.delivered` event. */
 async function run(ctx: SandboxContext, orgId: string, report: ScheduledReport, runAt: Date): Promise<boolean> {
   const window = reportWindow(report.schedule, runAt);
-  const attachment = await reportAttachment(report, reportTable(ctx.costs, orgId, report, window), window.from, window.to);
+  const table = reportTable(ctx, orgId, report, window);
+  const attachment = await reportAttachment(report, table, window.from, window.to);
   const subject = `Scheduled report "${report.name}": ${window.from} to ${window.to}`;
   const text = `Your ${report.schedule.frequency} ${report.report} report "${report.name}" for ${window.from} to ${window.to} is attached (${attachment.filename}).`;
   return recordEvent(ctx, {
@@ -34,10 +35,13 @@ async function run(ctx: SandboxContext, orgId: string, report: ScheduledReport, 
         from: window.from,
         to: window.to,
         recipients: report.recipients,
+        // The rows themselves, so a report with a `webhookUrl` is a signed spend feed (issue 27).
+        columns: table.columns,
+        rows: table.rows,
       },
     },
     emails: report.recipients.map((to) => ({ to, subject, text, attachments: [attachment] })),
-    webhookUrl: null,
+    webhookUrl: report.webhookUrl,
     always: () => {
       ctx.reportRuns.advance(report.id, runAt.getTime());
       ctx.reportRuns.ran(report.id, runAt);

@@ -1,4 +1,4 @@
-import type { BudgetAlert } from "@cloudcost/api";
+import { thresholdLevel, type BudgetAlert } from "@cloudcost/api";
 import { html, type SafeHtml } from "../web/html";
 import { money } from "./money";
 
@@ -15,7 +15,7 @@ export function budgetBar(a: BudgetAlert): SafeHtml {
   const marks = a.thresholds.map((t) => ({
     label: t.percent !== undefined ? `${t.percent}%` : money(t.amount!, a.currency),
     basis: t.basis,
-    amount: t.amount ?? (budget * t.percent!) / 100,
+    amount: thresholdLevel(t, budget),
   }));
   const scale = Math.max(budget, a.currentSpend, a.forecastedSpend, ...marks.map((m) => m.amount)) * 1.05 || 1;
   const x = (amount: number): string => ((amount / scale) * 300).toFixed(1);

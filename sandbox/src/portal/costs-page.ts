@@ -103,7 +103,8 @@ export function registerCostsPage(app: FastifyInstance, ctx: SandboxContext, sto
         return sendPortalPage(reply, view, PATH, "Costs", html`${errorSummary(state, "No costs shown.")}${windowForm(view, state)}`, 400);
       }
       const q = parsed.data;
-      const body = html`${windowForm(view, { values, errors: [] })}${report(ctx.costs.summary(view.user.orgId, q), ctx.costs.byDay(view.user.orgId, q), ctx.costs.byService(view.user.orgId, q))}`;
+      const target = ctx.costs.queryTarget(view.user.orgId, q);
+      const body = html`${windowForm(view, { values, errors: [] })}${report(ctx.costs.summary(view.user.orgId, q, target), ctx.costs.byDay(view.user.orgId, q, target), ctx.costs.byService(view.user.orgId, q, target))}`;
       return sendPortalPage(reply, view, PATH, view.selected ? `Costs of ${view.selected.name}` : "Costs", body, 200, {
         scripts: [CHART_JS_URL, COST_CHARTS_URL],
       });

@@ -37,7 +37,7 @@ export function openContext(config: SandboxConfig): SandboxContext {
     credentials: new Credentials(db),
     accounts,
     groups,
-    alerts: alertStore(db, groups, costs),
+    alerts: alertStore(db, groups, costs, clocks),
     reports: reportStore(db, groups, clocks, reportRuns),
     findings,
     scans: new Scans(db, accounts, findings, config.scanStepMs),

@@ -25,6 +25,11 @@ interface Row {
 
 /** How a stored resource is answered: its fields plus what the server computes on read. */
 export type View<F, V> = (orgId: string, stored: Stored<F>) => V;
+/**
+ * The fields of a stored row, brought up to the current contract: rows written by an older sandbox lack
+ * newer fields, and the contract's defaults fill them in (data folders keep working without a migration).
+ */
+export type FieldsOf<F> = (stored: unknown) => F;
 
 /**
  * Storage shared by budget alerts and scheduled reports: both are client-defined field sets, scoped to an
@@ -39,16 +44,17 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
     private readonly noun: string,
     private readonly groups: Groups,
     private readonly view: View<F, V>,
+    private readonly fieldsOf: FieldsOf<F>,
   ) {}
 
   list(orgId: string): V[] {
     return (sql(this.db, `SELECT * FROM ${this.table} WHERE org_id = ? ORDER BY seq`).all(orgId) as Row[]).map((r) =>
-      this.view(orgId, stored(r)),
+      this.view(orgId, this.toStored(r)),
     );
   }
 
   page(orgId: string, q: PageQuery): Page<V> {
-    return pageOfTable({ db: this.db, list: this.table, orgId }, this.table, q, (r: Row) => this.view(orgId, stored(r)));
+    return pageOfTable({ db: this.db, list: this.table, orgId }, this.table, q, (r: Row) => this.view(orgId, this.toStored(r)));
   }
 
   require(orgId: string, id: string): V {
@@ -96,10 +102,16 @@ export class GroupScopedTable<F extends { groupId: string | null }, V> {
   private stored(orgId: string, id: string): Stored<F> {
     const r = sql(this.db, `SELECT * FROM ${this.table} WHERE id = ? AND org_id = ?`).get(id, orgId) as Row | undefined;
     if (!r) throw notFound(`No ${this.noun} ${id} in this organization.`);
-    return stored(r);
+    return this.toStored(r);
   }
-}
 
-function stored<F>(r: Row): Stored<F> {
-  return { seq: r.seq, id: r.id, fields: JSON.parse(r.fields) as F, createdAt: r.created_at, updatedAt: r.updated_at };
+  private toStored(r: Row): Stored<F> {
+    let fields: F;
+    try {
+      fields = this.fieldsOf(JSON.parse(r.fields));
+    } catch (error) {
+      throw new Error(`stored ${this.noun} ${r.id} no longer reads as one`, { cause: error });
+    }
+    return { seq: r.seq, id: r.id, fields, createdAt: r.created_at, updatedAt: r.updated_at };
+  }
 }

@@ -1,4 +1,4 @@
-import type { ReportFields, ScheduledReport } from "@cloudcost/api";
+import { ReportInput, type ReportFields, type ScheduledReport } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { GROUP_REFERENCING_TABLES } from "./tables";
 import { GroupScopedTable } from "./group-scoped-table";
@@ -29,5 +29,7 @@ export function reportStore(db: Db, groups: Groups, clocks: Clocks, runs: Report
       createdAt: s.createdAt,
       updatedAt: s.updatedAt,
     }),
+    // Rows written before issue 27 lack `filters` and `webhookUrl`: the contract's defaults fill them in.
+    (stored) => ReportInput.parse(stored),
   );
 }

@@ -669,6 +669,7 @@ export interface components {
             /** @description the organization's billing currency */
             currency: string;
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             /**
              * @description actual spend in the window
              * @example 1250.5
@@ -677,13 +678,42 @@ export interface components {
             byProvider: components["schemas"]["ProviderAmount"][];
             forecast: components["schemas"]["ForecastTotals"];
         };
+        /** @description what is counted: cost matching every key given (AND), each key any of its values (OR); a key left out or with an empty list does not filter. Returned in canonical form: empty lists left out, the rest as sent (Azure subscription IDs lower-cased); `{}` is no filter. A budget_status report takes none. */
+        CostFilters: {
+            /** @description cloud providers; an empty list is the same as leaving the key out */
+            providers?: components["schemas"]["CloudProvider"][];
+            /** @description accounts (connected to the organization); an empty list is the same as leaving the key out */
+            accountIds?: string[];
+            /** @description services; an empty list is the same as leaving the key out */
+            services?: components["schemas"]["ServiceName"][];
+            /** @description region codes; an empty list is the same as leaving the key out */
+            regions?: components["schemas"]["RegionName"][];
+            /** @description tags, each key at most once; an empty list is the same as leaving the key out */
+            tags?: components["schemas"]["TagFilter"][];
+        };
+        /** @enum {string} */
+        CloudProvider: "aws" | "azure";
+        /**
+         * @description a service as the cost data names it; each belongs to one provider
+         * @enum {string}
+         */
+        ServiceName: "Amazon EC2" | "Amazon S3" | "Amazon RDS" | "AWS Lambda" | "Amazon CloudFront" | "Amazon DynamoDB" | "Virtual Machines" | "Storage Accounts" | "Azure SQL Database" | "App Service" | "Azure Cosmos DB" | "Azure Functions";
+        /**
+         * @description a region code as the cost data names it; each belongs to one provider
+         * @enum {string}
+         */
+        RegionName: "global" | "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2" | "ca-central-1" | "ca-west-1" | "mx-central-1" | "sa-east-1" | "eu-west-1" | "eu-west-2" | "eu-west-3" | "eu-central-1" | "eu-central-2" | "eu-north-1" | "eu-south-1" | "eu-south-2" | "ap-south-1" | "ap-south-2" | "ap-east-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-southeast-3" | "ap-southeast-4" | "ap-southeast-5" | "ap-southeast-7" | "ap-northeast-1" | "ap-northeast-2" | "ap-northeast-3" | "me-south-1" | "me-central-1" | "il-central-1" | "af-south-1" | "us-gov-west-1" | "us-gov-east-1" | "eastus" | "eastus2" | "westus" | "westus2" | "westus3" | "centralus" | "northcentralus" | "southcentralus" | "westcentralus" | "canadacentral" | "canadaeast" | "brazilsouth" | "mexicocentral" | "northeurope" | "westeurope" | "uksouth" | "ukwest" | "francecentral" | "germanywestcentral" | "norwayeast" | "swedencentral" | "switzerlandnorth" | "polandcentral" | "italynorth" | "spaincentral" | "eastasia" | "southeastasia" | "japaneast" | "japanwest" | "koreacentral" | "australiaeast" | "australiasoutheast" | "centralindia" | "southindia" | "westindia" | "uaenorth" | "southafricanorth" | "qatarcentral" | "israelcentral" | "newzealandnorth";
+        TagFilter: {
+            /** @description case-sensitive; 1 to 128 Unicode letters, digits, spaces or `_ . : + - @`, no surrounding space; it must be a cost allocation tag of the organization */
+            key: string;
+            /** @description cost whose tag `key` has any of these values */
+            values: string[];
+        };
         ProviderAmount: {
             provider: components["schemas"]["CloudProvider"];
             /** @example 1250.5 */
             amount: number;
         };
-        /** @enum {string} */
-        CloudProvider: "aws" | "azure";
         ForecastTotals: {
             /**
              * @description spend in the window up to and including yesterday
@@ -747,6 +777,7 @@ export interface components {
             /** @description the organization's billing currency */
             currency: string;
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             /** @example 1250.5 */
             total: number;
             /** @description largest first */
@@ -772,6 +803,7 @@ export interface components {
             /** @description the organization's billing currency */
             currency: string;
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             /** @example 1250.5 */
             total: number;
             days: components["schemas"]["DailyCost"][];
@@ -800,6 +832,7 @@ export interface components {
             /** @description the organization's billing currency */
             currency: string;
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             /**
              * @description spend in the window up to and including yesterday
              * @example 1250.5
@@ -856,6 +889,7 @@ export interface components {
             /** @description the organization's billing currency */
             currency: string;
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             /** @description the requested window */
             current: {
                 /**
@@ -1047,7 +1081,7 @@ export interface components {
             /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
             name: string;
             /**
-             * @description at most two decimal places (`multipleOf: 0.01`, compared decimally)
+             * @description the budget per period; `plannedAmounts` replace it for the periods they name, `autoAdjust` sets it from history
              * @example 1250.5
              */
             amount: number;
@@ -1060,7 +1094,8 @@ export interface components {
             period: components["schemas"]["BudgetPeriod"];
             /** @example grp_01j9z6w3k2m4n5p6q7r8 */
             groupId: string | null;
-            /** @description no two thresholds with the same percent and basis */
+            filters: components["schemas"]["CostFilters"];
+            /** @description no two thresholds with the same percent (or amount) and basis */
             thresholds: components["schemas"]["Threshold"][];
             recipients: string[];
             /**
@@ -1069,14 +1104,34 @@ export interface components {
              */
             webhookUrl: string | null;
             enabled: boolean;
+            plannedAmounts: components["schemas"]["PlannedAmount"][];
+            autoAdjust: components["schemas"]["AutoAdjust"];
+            /**
+             * Format: date
+             * @example 2026-10-01
+             */
+            startDate: string | null;
+            /**
+             * Format: date
+             * @example 2026-10-01
+             */
+            endDate: string | null;
             id: components["schemas"]["AlertId"];
             /**
-             * @description spend of the alert's scope in the current period so far, in `spendCurrency`
+             * @description the amount of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`; an output
+             * @example 1250.5
+             */
+            effectiveAmount: number;
+            effectiveAmountSource: components["schemas"]["AmountSource"];
+            /** @description enabled and today (the organization's clock) within `startDate`…`endDate`: the alert evaluates and fires */
+            active: boolean;
+            /**
+             * @description spend of the alert's scope and filters in the current period so far, in `spendCurrency`
              * @example 1250.5
              */
             currentSpend: number;
             /**
-             * @description forecast spend of the alert's scope for the whole current period, in `spendCurrency`
+             * @description forecast spend of the alert's scope and filters for the whole current period, in `spendCurrency`
              * @example 1250.5
              */
             forecastedSpend: number;
@@ -1110,22 +1165,51 @@ export interface components {
         /** @enum {string} */
         BudgetPeriod: "monthly" | "quarterly" | "annual";
         Threshold: {
-            /** @description percent of the budget amount, > 0 and ≤ 1000 */
-            percent: number;
+            /** @description percent of the period's amount, > 0 and ≤ 1000 */
+            percent?: number;
+            /**
+             * @description an absolute spend in the alert's currency, whole cents, > 0
+             * @example 1250.5
+             */
+            amount?: number;
             basis: components["schemas"]["ThresholdBasis"];
-        };
+            /** @description who gets this threshold's e-mail instead of the alert's `recipients`; `[]`: nobody (webhook only); left out: the alert's */
+            recipients?: string[];
+        } & (unknown | unknown);
         /**
          * @description `actual`: spend so far reaches it; `forecast`: the period's forecast reaches it
          * @enum {string}
          */
         ThresholdBasis: "actual" | "forecast";
+        PlannedAmount: {
+            /**
+             * Format: date
+             * @description first day of a period of the alert's kind (monthly: the 1st of a month; quarterly: 1 January, April, July or October; annual: 1 January)
+             * @example 2026-10-01
+             */
+            periodStart: string;
+            /**
+             * @description at most two decimal places (`multipleOf: 0.01`, compared decimally)
+             * @example 1250.5
+             */
+            amount: number;
+        };
+        AutoAdjust: {
+            /** @description complete periods to average, 1 to 12 */
+            lookbackPeriods: number;
+        } | null;
         /** @example alr_01j9z6w3k2m4n5p6q7r8 */
         AlertId: string;
+        /**
+         * @description where `effectiveAmount` came from
+         * @enum {string}
+         */
+        AmountSource: "amount" | "planned" | "autoAdjust";
         AlertInput: {
             /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
             name: string;
             /**
-             * @description at most two decimal places (`multipleOf: 0.01`, compared decimally)
+             * @description the budget per period; `plannedAmounts` replace it for the periods they name, `autoAdjust` sets it from history
              * @example 1250.5
              */
             amount: number;
@@ -1142,7 +1226,8 @@ export interface components {
              * @example grp_01j9z6w3k2m4n5p6q7r8
              */
             groupId?: string | null;
-            /** @description no two thresholds with the same percent and basis */
+            filters?: components["schemas"]["CostFilters"];
+            /** @description no two thresholds with the same percent (or amount) and basis */
             thresholds: components["schemas"]["Threshold"][];
             /**
              * @description e-mail addresses, each at most once (compared case-insensitively, after trimming)
@@ -1157,6 +1242,33 @@ export interface components {
             webhookUrl?: string | null;
             /** @default true */
             enabled?: boolean;
+            /**
+             * @description per-period amounts, returned as sent; `[]` (the default) is none
+             * @default []
+             */
+            plannedAmounts?: components["schemas"]["PlannedAmount"][];
+            /**
+             * @description set each period's amount from history (not with `plannedAmounts`); `amount` applies while history is empty
+             * @default null
+             */
+            autoAdjust?: {
+                /** @description complete periods to average, 1 to 12 */
+                lookbackPeriods: number;
+            } | null;
+            /**
+             * Format: date
+             * @description first day the alert is active (any day, updatable at any time); null: since ever
+             * @default null
+             * @example 2026-10-01
+             */
+            startDate?: string | null;
+            /**
+             * Format: date
+             * @description last day the alert is active, not before `startDate` (updatable at any time); null: no end
+             * @default null
+             * @example 2026-10-01
+             */
+            endDate?: string | null;
         };
         ScheduledReportPage: {
             items: components["schemas"]["ScheduledReport"][];
@@ -1169,10 +1281,15 @@ export interface components {
             report: components["schemas"]["ReportKind"];
             /** @example grp_01j9z6w3k2m4n5p6q7r8 */
             groupId: string | null;
+            filters: components["schemas"]["CostFilters"];
             schedule: components["schemas"]["Schedule"];
             format: components["schemas"]["ReportFormat"];
-            /** @description e-mail addresses, each at most once (compared case-insensitively, after trimming) */
             recipients: string[];
+            /**
+             * Format: uri
+             * @description an absolute https URL; plain http only to a loopback host (localhost, 127.0.0.1 or [::1]), judged by the parsed host
+             */
+            webhookUrl: string | null;
             enabled: boolean;
             id: components["schemas"]["ReportId"];
             /**
@@ -1201,7 +1318,7 @@ export interface components {
             updatedAt: string;
         };
         /** @enum {string} */
-        ReportKind: "summary" | "services" | "daily" | "forecast" | "comparison";
+        ReportKind: "summary" | "services" | "daily" | "forecast" | "comparison" | "budget_status";
         Schedule: components["schemas"]["DailySchedule"] | components["schemas"]["WeeklySchedule"] | components["schemas"]["MonthlySchedule"];
         DailySchedule: {
             /**
@@ -1266,10 +1383,20 @@ export interface components {
              * @example grp_01j9z6w3k2m4n5p6q7r8
              */
             groupId?: string | null;
+            filters?: components["schemas"]["CostFilters"];
             schedule: components["schemas"]["Schedule"];
             format?: components["schemas"]["ReportFormat"];
-            /** @description e-mail addresses, each at most once (compared case-insensitively, after trimming) */
-            recipients: string[];
+            /**
+             * @description e-mail addresses, each at most once; at least one unless `webhookUrl` is set (a spend feed)
+             * @default []
+             */
+            recipients?: string[];
+            /**
+             * Format: uri
+             * @description receives every run as a signed `scheduled_report.delivered` event carrying the report's rows (a spend feed); treat as a secret
+             * @default null
+             */
+            webhookUrl?: string | null;
             /** @default true */
             enabled?: boolean;
         };
@@ -1348,10 +1475,16 @@ export interface components {
             groupId: string | null;
             threshold: components["schemas"]["Threshold"];
             /**
-             * @description the alert's budget amount, in `currency`
+             * @description the amount of the period the threshold was judged against (`effectiveAmount`), in `currency`
              * @example 1250.5
              */
             amount: number;
+            amountSource: components["schemas"]["AmountSource"] & unknown;
+            /**
+             * @description the spend the threshold stands for: its `amount`, or `percent` of `amount`
+             * @example 1250.5
+             */
+            thresholdAmount: number;
             /**
              * @description ISO 4217 alphabetic code, upper case
              * @example USD
@@ -1407,6 +1540,10 @@ export interface components {
              */
             to: string;
             recipients: string[];
+            /** @description the report's column names, as in its CSV header */
+            columns: string[];
+            /** @description the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed */
+            rows: string[][];
         };
         /**
          * @description only events of this type
@@ -1593,6 +1730,16 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                providers?: components["schemas"]["CloudProvider"][];
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                accountIds?: string[];
+                /** @description only these services; repeat the parameter for several (any of them matches) */
+                services?: components["schemas"]["ServiceName"][];
+                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                regions?: components["schemas"]["RegionName"][];
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -1667,6 +1814,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -1713,6 +1873,16 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                providers?: components["schemas"]["CloudProvider"][];
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                accountIds?: string[];
+                /** @description only these services; repeat the parameter for several (any of them matches) */
+                services?: components["schemas"]["ServiceName"][];
+                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                regions?: components["schemas"]["RegionName"][];
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -1787,6 +1957,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -1833,6 +2016,16 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                providers?: components["schemas"]["CloudProvider"][];
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                accountIds?: string[];
+                /** @description only these services; repeat the parameter for several (any of them matches) */
+                services?: components["schemas"]["ServiceName"][];
+                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                regions?: components["schemas"]["RegionName"][];
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -1907,6 +2100,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -1953,6 +2159,16 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                providers?: components["schemas"]["CloudProvider"][];
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                accountIds?: string[];
+                /** @description only these services; repeat the parameter for several (any of them matches) */
+                services?: components["schemas"]["ServiceName"][];
+                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                regions?: components["schemas"]["RegionName"][];
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -2027,6 +2243,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -2073,6 +2302,16 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                providers?: components["schemas"]["CloudProvider"][];
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                accountIds?: string[];
+                /** @description only these services; repeat the parameter for several (any of them matches) */
+                services?: components["schemas"]["ServiceName"][];
+                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                regions?: components["schemas"]["RegionName"][];
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                tag?: string[];
             };
             header?: never;
             path?: never;
@@ -2136,6 +2375,19 @@ export interface operations {
             };
             /** @description A referenced Cloud Group does not exist */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4144,7 +4396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4303,7 +4555,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4718,7 +4970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4997,7 +5249,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5407,7 +5659,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5686,7 +5938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, or a group is at its member limit (the problem's `errors` say which) */
+            /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -8,6 +8,7 @@ const forecast = (actual: number, total: number): CostForecast => ({
   to: "2026-11-30",
   currency: "USD",
   groupId: null,
+  filters: {},
   actual,
   projected: total - actual,
   total,
