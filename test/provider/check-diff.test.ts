@@ -217,11 +217,12 @@ describe("field-level failures", () => {
 
   it("names a missing required input as required", async () => {
     const r = await check("ScheduledReport", { name: "r" });
+    // Issue 27: `recipients` is no longer required on its own (a report may feed a webhook only; that rule
+    // is test/provider/budget-fields-check.test.ts's).
     expect(r.failures).toEqual(
       expect.arrayContaining([
         { property: "report", reason: "is required" },
         { property: "schedule", reason: "is required" },
-        { property: "recipients", reason: "is required" },
       ]),
     );
   });
@@ -247,6 +248,12 @@ describe("normalisation and defaults", () => {
       recipients: [],
       webhookUrl: null,
       enabled: true,
+      // Issue 27's inputs, as the contract defaults them: no filter, no planned amounts, no history, no window.
+      filters: {},
+      plannedAmounts: [],
+      autoAdjust: null,
+      startDate: null,
+      endDate: null,
     });
   });
 

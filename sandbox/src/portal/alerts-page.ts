@@ -130,7 +130,7 @@ function formOf(a: BudgetAlert): Record<string, unknown> {
     values[`thresholds.${i}.percent`] = t.percent === undefined ? "" : String(t.percent);
     values[`thresholds.${i}.amount`] = t.amount === undefined ? "" : String(t.amount);
     values[`thresholds.${i}.basis`] = t.basis;
-    values[`thresholds.${i}.sendTo`] = t.recipients === null ? "alert" : t.recipients.length ? "own" : "none";
+    values[`thresholds.${i}.sendTo`] = t.recipients == null ? "alert" : t.recipients.length ? "own" : "none";
     values[`thresholds.${i}.recipients`] = (t.recipients ?? []).join("\n");
   });
   return values;
@@ -184,7 +184,7 @@ function stateText(a: BudgetAlert): string {
 
 function thresholdText(a: BudgetAlert, t: BudgetAlert["thresholds"][number]): string {
   const level = t.percent !== undefined ? `${t.percent}%` : money(t.amount!, a.currency);
-  const to = t.recipients === null ? "" : t.recipients.length ? ` → ${t.recipients.join(", ")}` : " → webhook only";
+  const to = t.recipients == null ? "" : t.recipients.length ? ` → ${t.recipients.join(", ")}` : " → webhook only";
   return `${level} ${t.basis}${to}`;
 }
 

@@ -58,4 +58,3 @@ export function filtersText(f: CostFilters): string {
   for (const t of f.tags ?? []) parts.push(`tag ${t.key}: ${t.values.join(" or ")}`);
   return parts.length ? parts.join("; ") : "all spend";
 }
-
