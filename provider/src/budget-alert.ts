@@ -122,6 +122,8 @@ export class BudgetAlert extends cloudCostResource("BudgetAlert", provider) {
     inputs["webhookUrl"] = args.webhookUrl === undefined ? undefined : pulumi.secret(args.webhookUrl);
     const outputs = [
       "effectiveAmount",
+      "effectiveAmountSource",
+      "active",
       "currentSpend",
       "forecastedSpend",
       "spendCurrency",
