@@ -42,8 +42,8 @@ const ALERT_FIELDS: Record<string, { declared: unknown; drifted: unknown }> = {
       { percent: 80, basis: "forecast", recipients: ["oncall@example.com"] },
     ],
     drifted: [
-      { amount: 950, basis: "actual", recipients: null },
-      { percent: 80, basis: "forecast", recipients: null },
+      { amount: 950, basis: "actual" },
+      { percent: 80, basis: "forecast" },
     ],
   },
   plannedAmounts: { declared: [{ periodStart: monthStart(1), amount: 1500 }], drifted: [{ periodStart: monthStart(1), amount: 1600 }] },

@@ -44,7 +44,7 @@ const rowNumbers = (form: Readonly<Record<string, unknown>>): number[] => [
 const thresholdRows = (form: Readonly<Record<string, unknown>>): number[] =>
   rowNumbers(form).filter((n) => text(form, `thresholds.${n}.percent`).trim() !== "" || text(form, `thresholds.${n}.amount`).trim() !== "");
 
-/** Who a threshold's e-mail goes to (issue 27): the alert's recipients (null), its own list, or nobody (webhook only: []). */
+/** Who a threshold's e-mail goes to (issue 27): the alert's recipients (no list), its own list, or nobody (webhook only: []). */
 const SEND_TO: [string, string][] = [
   ["alert", "the alert's recipients"],
   ["own", "the recipients listed here"],
@@ -58,7 +58,8 @@ function threshold(form: Readonly<Record<string, unknown>>, n: number): Record<s
     ...(text(form, `thresholds.${n}.percent`).trim() === "" ? {} : { percent: numberField(form, `thresholds.${n}.percent`) }),
     ...(text(form, `thresholds.${n}.amount`).trim() === "" ? {} : { amount: numberField(form, `thresholds.${n}.amount`) }),
     basis: optionalText(form, `thresholds.${n}.basis`),
-    recipients: sendTo === "own" ? listField(form, `thresholds.${n}.recipients`) : sendTo === "none" ? [] : null,
+    // The alert's recipients: left out (see CONTRACT-REQUESTS.md: the contract refuses an explicit null here).
+    ...(sendTo === "own" ? { recipients: listField(form, `thresholds.${n}.recipients`) } : sendTo === "none" ? { recipients: [] } : {}),
   };
 }
 

@@ -46,8 +46,10 @@ export function filtersForm(f: CostFilters): Record<string, string> {
 }
 
 export function filterFields(state: FormState, legend: string): SafeHtml {
-  return html`<fieldset><legend>${legend}</legend>${LISTS.map(({ key, label, hint }) =>
-    textareaField(state, { name: `filters.${key}`, label, hint }),
+  // A rule about the filters as a whole (none allowed for budget_status reports) stands under the legend.
+  const whole = state.errors.filter((e) => e.path === "filters").map((e) => e.message);
+  return html`<fieldset><legend>${legend}</legend>${whole.length ? html`<p class="field-error" id="f-filters-error">${whole.join("; ")}</p>` : ""}${LISTS.map(
+    ({ key, label, hint }) => textareaField(state, { name: `filters.${key}`, label, hint }),
   )}${textareaField(state, { name: "filters.tags", label: "Tags", hint: "key=value, one per line; several values of one key are alternatives" })}</fieldset>`;
 }
 
