@@ -145,7 +145,7 @@ function thresholdFields(state: FormState): SafeHtml {
     ...Array(count).keys(),
   ].map(
     (n) =>
-      html`<div class="actions">${inputField(state, { name: `thresholds.${n}.percent`, label: `Threshold ${n + 1} percent`, inputmode: "decimal" })}${inputField(state, { name: `thresholds.${n}.amount`, label: `or amount`, inputmode: "decimal" })}${selectField(state, { name: `thresholds.${n}.basis`, label: `Threshold ${n + 1} basis`, options: bases })}${selectField(state, { name: `thresholds.${n}.sendTo`, label: `Threshold ${n + 1} e-mail to`, options: SEND_TO, errorKey: `thresholds.${n}.recipients` })}${textareaField(state, { name: `thresholds.${n}.recipients`, label: `Threshold ${n + 1} recipients`, hint: "one per line, when sent to the recipients listed here" })}</div>`,
+      html`<div class="actions">${inputField(state, { name: `thresholds.${n}.percent`, label: `Threshold ${n + 1} percent`, inputmode: "decimal" })}${inputField(state, { name: `thresholds.${n}.amount`, label: `Threshold ${n + 1} amount`, hint: "or, instead of a percent", inputmode: "decimal" })}${selectField(state, { name: `thresholds.${n}.basis`, label: `Threshold ${n + 1} basis`, options: bases })}${selectField(state, { name: `thresholds.${n}.sendTo`, label: `Threshold ${n + 1} e-mail to`, options: SEND_TO, errorKey: `thresholds.${n}.recipients` })}${textareaField(state, { name: `thresholds.${n}.recipients`, label: `Threshold ${n + 1} recipients`, hint: "one per line, when sent to the recipients listed here" })}</div>`,
   )}${
     state.errors.some((e) => e.path === "thresholds")
       ? html`<p class="field-error">${state.errors
