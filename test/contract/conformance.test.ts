@@ -267,6 +267,91 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     ];
     for (const overrides of invalidAlerts)
       expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody(overrides), intent: "invalid" })).status).toBe(400);
+    // Issue 27: every new field, as the document describes it (filters, absolute thresholds with their own
+    // recipients, planned amounts, amounts from history, an active window), and the outputs it adds.
+    const deep = await log.send({
+      method: "POST",
+      path: "/alerts",
+      token,
+      json: alertBody({
+        filters: {
+          providers: ["aws"],
+          services: ["Amazon EC2"],
+          regions: ["us-east-1", "global"],
+          tags: [{ key: "team", values: ["data"] }],
+        },
+        thresholds: [
+          { amount: 1500, basis: "forecast", recipients: ["oncall@example.com"] },
+          { percent: 90, basis: "actual", recipients: [] },
+        ],
+        plannedAmounts: [{ periodStart: "2026-12-01", amount: 7000 }],
+        startDate: "2026-11-15",
+        endDate: "2027-06-30",
+      }),
+    });
+    expect(deep.status).toBe(201);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/alerts",
+          token,
+          json: alertBody({ period: "quarterly", autoAdjust: { lookbackPeriods: 4 } }),
+        })
+      ).status,
+    ).toBe(201);
+    const invalidDeepAlerts = [
+      { filters: { services: ["Amazon EC3"] } },
+      { filters: { regions: ["mars-north-1"] } },
+      { filters: { accountIds: ["12345"] } },
+      { filters: { tags: [{ key: "team", values: [] }] } },
+      { filters: { tags: [{ key: "=", values: ["x"] }] } },
+      { filters: { owners: ["me"] } },
+      { thresholds: [{ percent: 80, amount: 100, basis: "actual" }] },
+      { thresholds: [{ basis: "actual" }] },
+      { thresholds: [{ amount: 0.001, basis: "actual" }] },
+      { plannedAmounts: [{ periodStart: "2026-12-01", amount: -1 }] },
+      { autoAdjust: { lookbackPeriods: 0 } },
+      { autoAdjust: { lookbackPeriods: 13 } },
+      { startDate: "2026-13-01" },
+    ];
+    for (const overrides of invalidDeepAlerts)
+      expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody(overrides), intent: "invalid" })).status).toBe(400);
+    // Rules across fields that only the descriptions state (Prism cannot see them): still 400 with field errors.
+    const crossField = [
+      {
+        filters: {
+          tags: [
+            { key: "team", values: ["a"] },
+            { key: "team", values: ["b"] },
+          ],
+        },
+      },
+      { filters: { providers: ["azure"], services: ["Amazon EC2"] } },
+      { plannedAmounts: [{ periodStart: "2026-12-02", amount: 10 }] },
+      { endDate: "2026-11-01", startDate: "2026-11-02" },
+      { autoAdjust: { lookbackPeriods: 3 }, plannedAmounts: [{ periodStart: "2026-12-01", amount: 10 }] },
+    ];
+    for (const overrides of crossField)
+      expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody(overrides), intent: "unchecked" })).status).toBe(
+        400,
+      );
+    // What only the organization can judge: an account that is not connected, a tag key that is not a cost allocation tag.
+    for (const filters of [{ accountIds: [UNKNOWN.accountId] }, { tags: [{ key: "owner", values: ["me"] }] }])
+      expect((await log.send({ method: "POST", path: "/alerts", token, json: alertBody({ filters }) })).status).toBe(422);
+    expect(
+      (
+        await log.send({
+          method: "POST",
+          path: "/reports",
+          token,
+          json: reportBody({ report: "budget_status", format: "pdf", recipients: [], webhookUrl: "https://feed.example/cost" }),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await log.send({ method: "POST", path: "/reports", token, json: reportBody({ filters: { providers: ["azure"] } }) })).status,
+    ).toBe(201);
     for (const schedule of [
       { frequency: "daily", time: "07:30", timezone: "UTC" },
       { frequency: "monthly", dayOfMonth: 31, time: "07:30", timezone: "Asia/Tokyo" },
@@ -301,6 +386,14 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&groupId=${group}`, token })).status).toBe(200);
       expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&groupId=${UNKNOWN.groupId}`, token })).status).toBe(404);
+      const filtered = "providers=aws&services=Amazon%20EC2&services=Amazon%20S3&regions=us-east-1&tag=team%3Ddata&tag=env%3Dprod";
+      expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&${filtered}`, token })).status).toBe(200);
+      expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&accountIds=${UNKNOWN.accountId}`, token })).status).toBe(
+        422,
+      );
+      expect((await log.send({ method: "GET", path: `${op.path}?${COST_WINDOW}&regions=moon-1`, token, intent: "invalid" })).status).toBe(
+        400,
+      );
       expect((await log.send({ method: "GET", path: `${op.path}?from=2026-02-30&to=2026-03-01`, token, intent: "invalid" })).status).toBe(
         400,
       );

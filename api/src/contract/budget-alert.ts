@@ -118,7 +118,11 @@ export const AlertInput = z
       .min(1)
       .max(MAX_THRESHOLDS)
       .refine(uniqueBy(thresholdKey), "must not contain the same level (percent or amount) and basis twice")
-      .openapi({ description: "no two thresholds with the same percent (or amount) and basis" }),
+      // `uniqueItems` states the part of the rule a JSON Schema validator can check (identical items).
+      .openapi({
+        uniqueItems: true,
+        description: "no two thresholds with the same percent (or amount) and basis, whatever their recipients",
+      }),
     recipients: recipientSet(z.array(Email).max(MAX_RECIPIENTS).default([])),
     webhookUrl: WebhookUrl.nullable().default(null).openapi({
       description:

@@ -107,10 +107,10 @@ export function outboxList(values: Values, out: Output): void {
 function eventLine(e: Event): string {
   if (e.type === "budget_alert.threshold_crossed") {
     const d = e.data;
-    return `${e.id}  ${e.createdAt}  ${e.type}  "${d.alertName}" ${d.threshold.percent}% ${d.threshold.basis}: spend ${d.spend} of ${d.amount} ${d.currency}`;
+    return `${e.id}  ${e.createdAt}  ${e.type}  "${d.alertName}" ${d.threshold.percent !== undefined ? `${d.threshold.percent}%` : `${d.thresholdAmount} ${d.currency}`} ${d.threshold.basis}: spend ${d.spend} of ${d.amount} ${d.currency}`;
   }
   const d = e.data;
-  return `${e.id}  ${e.createdAt}  ${e.type}  "${d.reportName}" ${d.report} ${d.format} ${d.from}..${d.to} to ${d.recipients.join(", ")}`;
+  return `${e.id}  ${e.createdAt}  ${e.type}  "${d.reportName}" ${d.report} ${d.format} ${d.from}..${d.to} to ${d.recipients.length ? d.recipients.join(", ") : "the webhook only"}`;
 }
 
 /** `events list --org NAME [--type T] [--limit N] [--json]`: newest first. */

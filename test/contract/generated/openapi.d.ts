@@ -1095,7 +1095,7 @@ export interface components {
             /** @example grp_01j9z6w3k2m4n5p6q7r8 */
             groupId: string | null;
             filters: components["schemas"]["CostFilters"];
-            /** @description no two thresholds with the same percent (or amount) and basis */
+            /** @description no two thresholds with the same percent (or amount) and basis, whatever their recipients */
             thresholds: components["schemas"]["Threshold"][];
             recipients: string[];
             /**
@@ -1227,7 +1227,7 @@ export interface components {
              */
             groupId?: string | null;
             filters?: components["schemas"]["CostFilters"];
-            /** @description no two thresholds with the same percent (or amount) and basis */
+            /** @description no two thresholds with the same percent (or amount) and basis, whatever their recipients */
             thresholds: components["schemas"]["Threshold"][];
             /**
              * @description e-mail addresses, each at most once (compared case-insensitively, after trimming)
