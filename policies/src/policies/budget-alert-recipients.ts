@@ -8,7 +8,13 @@ import { resourcePolicy } from "./define";
 import { composable } from "../compose";
 
 export const AlertRecipientsConfig = z.object({
-  minRecipients: z.number().int().min(0).max(50).default(1).describe("Fewest distinct e-mail recipients each threshold must reach (a routed threshold its own, the others the alert's)."),
+  minRecipients: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(1)
+    .describe("Fewest distinct e-mail recipients each threshold must reach (a routed threshold its own, the others the alert's)."),
   allowedEmailDomains: allowedEmailDomains(),
 });
 export type AlertRecipientsConfig = z.output<typeof AlertRecipientsConfig>;
