@@ -1,4 +1,5 @@
 import type { CostFiltersArgs } from "@cloudcost/pulumi";
+import { CostFilters } from "@cloudcost/api";
 import { Maybe, UNKNOWN, isString, rawProperty, readList, readValue, unwrapSecret, isUnknownSentinel } from "./raw";
 
 /** The filter lists of a BudgetAlert or ScheduledReport, by the provider's own names. */
@@ -17,9 +18,22 @@ export interface FiltersView {
   narrowedBy: Maybe<FilterList[]>;
   /** The key of each tag condition (UNKNOWN: that condition is not known yet). */
   tagKeys: Maybe<Maybe<string>[]>;
+  /**
+   * The filters in the contract's canonical form, for a cost read with them; UNKNOWN while any part is unknown
+   * or when the contract refuses them (the provider's check reports that, by field).
+   */
+  value: Maybe<CostFilters>;
 }
 
-export const NO_FILTERS: FiltersView = { narrowedBy: [], tagKeys: [] };
+export const NO_FILTERS: FiltersView = { narrowedBy: [], tagKeys: [], value: {} };
+
+/** True when an unknown sentinel (preview) or a secret wrapper hides anywhere inside. */
+function holdsUnknown(value: unknown): boolean {
+  const plain = unwrapSecret(value);
+  if (isUnknownSentinel(plain)) return true;
+  if (plain === null || typeof plain !== "object") return false;
+  return Object.keys(plain).some((k) => holdsUnknown(rawProperty(plain, k)));
+}
 
 /** Reads `filters`; absent or null is "no filter", the wrong type UNKNOWN (check reports it). */
 export function readFilters(value: unknown): Maybe<FiltersView> {
@@ -38,7 +52,13 @@ export function readFilters(value: unknown): Maybe<FiltersView> {
   return {
     narrowedBy: unknown ? UNKNOWN : narrowedBy,
     tagKeys: tags === undefined || tags === null ? [] : readList(tags, (t) => readTagKey(t)),
+    value: unknown || holdsUnknown(plain) ? UNKNOWN : canonical(plain),
   };
+}
+
+function canonical(plain: object): Maybe<CostFilters> {
+  const parsed = CostFilters.safeParse(plain);
+  return parsed.success ? parsed.data : UNKNOWN;
 }
 
 function readTagKey(condition: unknown): Maybe<string> {
