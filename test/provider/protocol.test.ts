@@ -167,7 +167,18 @@ describe("BudgetAlert over gRPC", () => {
       webhookUrl,
       enabled: true,
     });
-    for (const k of ["currentSpend", "forecastedSpend", "spendCurrency", "periodStart", "periodEnd", "createdAt", "updatedAt"])
+    for (const k of [
+      "effectiveAmount",
+      "effectiveAmountSource",
+      "active",
+      "currentSpend",
+      "forecastedSpend",
+      "spendCurrency",
+      "periodStart",
+      "periodEnd",
+      "createdAt",
+      "updatedAt",
+    ])
       expect(a.outputs[k]).toBeDefined();
     expect(a.outputs.__provider).not.toContain(webhookUrl);
     expect(a.outputs.__provider).not.toContain(token);
@@ -185,6 +196,10 @@ describe("BudgetAlert over gRPC", () => {
     const {
       id: _id,
       name: _n,
+      // Server fields, not inputs (issue 27 added the first three).
+      effectiveAmount: _ea,
+      effectiveAmountSource: _es,
+      active: _ac,
       currentSpend: _c,
       forecastedSpend: _f,
       spendCurrency: _s,
