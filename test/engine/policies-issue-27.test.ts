@@ -62,7 +62,8 @@ describe("issue 27's policies through the real CLI", () => {
     const up = await stack.run(["up", "--yes", ...packArgs(tagStandard)]);
     expect(up.code).not.toBe(0);
     expect(up.stdout).toContain("budget-alert-threshold-amounts");
-    expect(up.stdout).toContain("thresholds[2] (amount 1,500 USD, actual) is above amount 1,000 USD");
+    // The index is the threshold's place in the set as Check orders it (by basis, percent, amount): the amount names it.
+    expect(up.stdout).toContain("thresholds[1] (amount 1,500 USD, actual) is above amount 1,000 USD");
     expect(up.stdout).toContain("filter-tag-keys");
     expect(up.stdout).toContain('did you mean "team"?');
     expect(await organizationIds(f.api)).toEqual(before);
