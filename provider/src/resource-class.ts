@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "./dynamic-provider";
+import { URN_KEY } from "./runtime/create-key";
 
 /** Pulumi's type token of a resource kind: what policies (`validateResourceOfType`) and `isInstance` match on. */
 export type TypeToken<K extends ResourceKind> = `pulumi-nodejs:dynamic/cloudcost:${K}`;
@@ -33,7 +34,10 @@ export function cloudCostResource<K extends ResourceKind>(kind: K, provider: pul
     static readonly __pulumiType = typeToken;
 
     constructor(name: string, inputs: Record<string, unknown>, outputs: readonly string[], opts?: pulumi.CustomResourceOptions) {
-      super(provider, name, { ...inputs, ...Object.fromEntries(outputs.map((key) => [key, undefined])) }, opts, "cloudcost", kind);
+      // The URN travels as an input because the dynamic-provider host gives Check and Create none: it names
+      // the logical create (runtime/create-key.ts). Not for `get` (opts.id), which creates nothing.
+      const urn = opts?.id === undefined ? { [URN_KEY]: pulumi.createUrn(name, typeToken, opts?.parent) } : {};
+      super(provider, name, { ...inputs, ...urn, ...Object.fromEntries(outputs.map((key) => [key, undefined])) }, opts, "cloudcost", kind);
     }
 
     static get<R>(

@@ -436,6 +436,15 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "GET", path: `/scans/${field(run, "runId")}`, token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/scans?limit=1", token })).status).toBe(200);
     expect((await log.send({ method: "GET", path: "/scans?limit=-1", token, intent: "invalid" })).status).toBe(400);
+    // The remembered keys: the scan started above (a run, not an object: no resourceId), by prefix and in pages.
+    const keys = await log.send({ method: "GET", path: "/idempotency-keys?prefix=scan-&limit=1", token });
+    expect(keys.status).toBe(200);
+    expect((keys.body as { items: { key: string; resourceId: string | null }[] }).items).toEqual([
+      expect.objectContaining({ key: "scan-1", status: 202, resourceId: null }),
+    ]);
+    expect((await log.send({ method: "GET", path: `/idempotency-keys?prefix=${"p".repeat(256)}`, token, intent: "invalid" })).status).toBe(
+      400,
+    );
     expect((await log.send({ method: "GET", path: "/openapi.json" })).status).toBe(200);
   });
 

@@ -235,14 +235,20 @@ describe("field-level failures", () => {
 
   it("names a missing required input as required", async () => {
     const r = await check("ScheduledReport", { name: "r" });
-    // Issue 27: `recipients` is no longer required on its own (a report may feed a webhook only; that rule
-    // is test/provider/budget-fields-check.test.ts's).
     expect(r.failures).toEqual(
       expect.arrayContaining([
         { property: "report", reason: "is required" },
         { property: "schedule", reason: "is required" },
       ]),
     );
+    // Since issue 27 a report may be a webhook-only feed: recipients are required only without a webhookUrl.
+    const schedule = { frequency: "daily", time: "09:00", timezone: "UTC" };
+    expect((await check("ScheduledReport", { name: "r", report: "summary", schedule })).failures).toEqual([
+      { property: "recipients", reason: "needs at least one address unless webhookUrl is set" },
+    ]);
+    expect(
+      (await check("ScheduledReport", { name: "r", report: "summary", schedule, webhookUrl: "https://feed.example/x" })).failures,
+    ).toBeUndefined();
   });
 
   it("limits a group to 1000 members across both providers", async () => {
@@ -262,12 +268,11 @@ describe("normalisation and defaults", () => {
       currency: "USD",
       period: "monthly",
       groupId: null,
+      filters: {},
       thresholds: [{ percent: 100, basis: "actual" }],
       recipients: [],
       webhookUrl: null,
       enabled: true,
-      // Issue 27's inputs, as the contract defaults them: no filter, no planned amounts, no history, no window.
-      filters: {},
       plannedAmounts: [],
       autoAdjust: null,
       startDate: null,
@@ -299,8 +304,10 @@ describe("normalisation and defaults", () => {
       name: "r",
       report: "daily",
       groupId: null,
+      filters: {},
       format: "csv",
       recipients: ["a@b.co"],
+      webhookUrl: null,
       enabled: true,
       schedule: { frequency: "daily", dayOfWeek: null, dayOfMonth: null, time: "09:00", timezone: "UTC" },
     };

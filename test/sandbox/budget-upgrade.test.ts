@@ -24,6 +24,13 @@ function downgrade(dataDir: string): void {
         db.prepare(`UPDATE ${table} SET fields = ? WHERE id = ?`).run(JSON.stringify(fields), row.id);
       }
     }
+    // Events: threshold events had no amountSource/thresholdAmount, report events no columns/rows.
+    const events = db.prepare("SELECT id, body FROM events").all() as { id: string; body: string }[];
+    for (const row of events) {
+      const event = JSON.parse(row.body) as { data: Record<string, unknown> };
+      for (const key of ["amountSource", "thresholdAmount", "columns", "rows"]) delete event.data[key];
+      db.prepare("UPDATE events SET body = ? WHERE id = ?").run(JSON.stringify(event), row.id);
+    }
   } finally {
     db.close();
   }
@@ -45,9 +52,18 @@ describe("a data folder from before issue 27", () => {
     const token = await first.token("read,write");
     expect((await control(first, "POST", "/clock", token, { now: tenthOfNextMonth().toISOString() })).status).toBe(200);
     const created = BudgetAlert.parse((await call(first, "POST", "/alerts", { token, json: alertBody({ amount: 1 }) })).body);
-    const report = ScheduledReport.parse((await call(first, "POST", "/reports", { token, json: reportBody() })).body);
-    await control(first, "POST", "/clock", token, { advance: "PT1S" });
-    expect(await events(first, token, created.id)).toHaveLength(1);
+    const report = ScheduledReport.parse(
+      (
+        await call(first, "POST", "/reports", {
+          token,
+          json: reportBody({ schedule: { frequency: "daily", time: "00:30", timezone: "UTC" } }),
+        })
+      ).body,
+    );
+    await control(first, "POST", "/clock", token, { advance: "P1D" });
+    const [crossed] = await events(first, token, created.id);
+    expect(crossed).toBeDefined();
+    expect(await events(first, token, report.id)).toHaveLength(1);
     await first.stop();
 
     const tables = new Database(join(first.dataDir, "sandbox.db"), { readonly: true });
@@ -74,6 +90,12 @@ describe("a data folder from before issue 27", () => {
         filters: {},
         webhookUrl: null,
       });
+      // Old events read (and list) through the contract: the threshold event's amount facts follow from what it carries.
+      const upgraded = await events(second, token, created.id);
+      expect(upgraded).toEqual([crossed]);
+      const [delivered] = await events(second, token, report.id);
+      expect(delivered!.data).not.toHaveProperty("rows");
+      expect((await call(second, "GET", `/events/${delivered!.id}`, { token })).status).toBe(200);
       await control(second, "POST", "/clock", token, { advance: "PT1S" });
       expect(await events(second, token, created.id)).toHaveLength(1);
       const replaced = await call(second, "PUT", `/alerts/${created.id}`, {

@@ -1,4 +1,4 @@
-import { BudgetAlert, CloudGroup, CloudGroupPage, Problem, ScanRun, ScanRunPage } from "@cloudcost/api";
+import { BudgetAlert, CloudGroup, CloudGroupPage, IdempotencyRecordPage, Problem, ScanRun, ScanRunPage } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, alertBody, call } from "./api-client";
 
@@ -146,6 +146,88 @@ describe("ETag / If-Match and Idempotency-Key", () => {
       const theirs = await call(sandbox, "POST", "/groups", { token: other, json: { name: "Shared key" }, headers });
       expect(theirs.status).toBe(201);
       expect(CloudGroup.parse(theirs.body).id).not.toBe(CloudGroup.parse(mine.body).id);
+    });
+
+    it("forgets a key once its object is deleted: the same create then makes a new object", async () => {
+      const headers = { "idempotency-key": "recreated-after-delete" };
+      for (const [path, json] of [
+        ["/groups", { name: "Deleted then declared again" }],
+        ["/alerts", alertBody()],
+      ] as const) {
+        const first = await call(sandbox, "POST", path, {
+          token,
+          json,
+          headers: { "idempotency-key": `${headers["idempotency-key"]}${path}` },
+        });
+        const id = (first.body as { id: string }).id;
+        expect((await call(sandbox, "DELETE", `${path}/${id}`, { token })).status).toBe(204);
+        const again = await call(sandbox, "POST", path, {
+          token,
+          json,
+          headers: { "idempotency-key": `${headers["idempotency-key"]}${path}` },
+        });
+        expect(again.status).toBe(201);
+        expect(again.headers.get("idempotent-replayed")).toBeNull();
+        expect((again.body as { id: string }).id).not.toBe(id);
+        // …and the new object is what the key answers from now on.
+        const retry = await call(sandbox, "POST", path, {
+          token,
+          json,
+          headers: { "idempotency-key": `${headers["idempotency-key"]}${path}` },
+        });
+        expect((retry.body as { id: string }).id).toBe((again.body as { id: string }).id);
+      }
+    });
+
+    it("lists the keys that begin with a prefix, with the objects they made, and leaves out deleted ones", async () => {
+      const made: string[] = [];
+      for (const name of ["Listed-A", "Listed-B", "Listed-C"]) {
+        const r = await call(sandbox, "POST", "/groups", { token, json: { name }, headers: { "idempotency-key": `stack-x.${name}` } });
+        expect(r.status).toBe(201);
+        made.push((r.body as { id: string }).id);
+      }
+      await call(sandbox, "POST", "/groups", { token, json: { name: "Other stack" }, headers: { "idempotency-key": "stack-y.1" } });
+      await call(sandbox, "POST", "/groups", { token, json: { name: "Percent" }, headers: { "idempotency-key": "stack-%.1" } });
+      expect((await call(sandbox, "DELETE", `/groups/${made[1]}`, { token })).status).toBe(204);
+
+      const listed = IdempotencyRecordPage.parse((await call(sandbox, "GET", "/idempotency-keys?prefix=stack-x.", { token })).body);
+      expect(listed.items.map((r) => [r.key, r.resourceId, r.status])).toEqual([
+        ["stack-x.Listed-A", made[0], 201],
+        ["stack-x.Listed-C", made[2], 201],
+      ]);
+      const [record] = listed.items;
+      expect(Date.parse(record!.expiresAt) - Date.parse(record!.createdAt)).toBe(24 * 60 * 60 * 1000);
+      // The prefix is literal text, not a pattern.
+      const percent = IdempotencyRecordPage.parse((await call(sandbox, "GET", "/idempotency-keys?prefix=stack-%25", { token })).body);
+      expect(percent.items.map((r) => r.key)).toEqual(["stack-%.1"]);
+      // Pages of one repeat nothing and skip nothing.
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const q: string = `/idempotency-keys?prefix=stack-&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+        const page = IdempotencyRecordPage.parse((await call(sandbox, "GET", q, { token })).body);
+        paged.push(...page.items.map((r) => r.key));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(paged).toEqual(["stack-x.Listed-A", "stack-x.Listed-C", "stack-y.1", "stack-%.1"]);
+    });
+
+    it("keeps another organization's keys out of the list", async () => {
+      expect((await sandbox.cli(["org", "create", "listing"])).code).toBe(0);
+      const { token: other } = await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "listing", "--json"]);
+      await call(sandbox, "POST", "/groups", { token: other, json: { name: "Theirs" }, headers: { "idempotency-key": "theirs.1" } });
+      const mine = IdempotencyRecordPage.parse((await call(sandbox, "GET", "/idempotency-keys?prefix=theirs.", { token })).body);
+      expect(mine.items).toEqual([]);
+    });
+
+    it.each([
+      ["an empty prefix", "prefix="],
+      ["a prefix over 255 characters", `prefix=${"x".repeat(256)}`],
+      ["an unknown parameter", "resourceId=grp_1"],
+    ])("answers 400 for %s", async (_what, query) => {
+      const r = await call(sandbox, "GET", `/idempotency-keys?${query}`, { token });
+      expect(r.status).toBe(400);
+      expect(Problem.parse(r.body).errors?.[0]?.path).toMatch(/^query\./);
     });
 
     it.each([

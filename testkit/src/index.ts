@@ -19,3 +19,4 @@ export * from "./deployment";
 export * from "./lean-engine";
 // The real Pulumi CLI (built by scripts/pulumi-cli.js), isolated and offline: workspaces and stacks.
 export * from "./pulumi-cli";
+export * from "./process-tree";

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -36,6 +36,14 @@ export interface PulumiResult {
 export interface RunOptions {
   stdin?: string;
   env?: Record<string, string>;
+  /** Start the command as the leader of a new process group (for tests that interrupt it). */
+  processGroup?: boolean;
+}
+
+/** A command started by {@link PulumiWorkspace.start}: its process and how it ended. */
+export interface RunningCommand {
+  child: ChildProcess;
+  done: Promise<PulumiResult>;
 }
 
 export interface ConfigValue {
@@ -85,12 +93,22 @@ export class PulumiWorkspace {
    * to the command; `env` adds variables for this command only (credentials taken from the shell).
    */
   run(args: string[], cwd: string, opts: RunOptions = {}): Promise<PulumiResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
-        cwd,
-        env: { ...this.env, ...opts.env },
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+    return this.start(args, cwd, opts).done;
+  }
+
+  /**
+   * Starts `pulumi ARGS` and returns at once: the process and its outcome. With `processGroup` it leads a
+   * process group of its own, so the language host and provider processes it starts can be found and
+   * signalled with it.
+   */
+  start(args: string[], cwd: string, opts: RunOptions = {}): RunningCommand {
+    const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+      cwd,
+      env: { ...this.env, ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: opts.processGroup === true,
+    });
+    const done = new Promise<PulumiResult>((resolve, reject) => {
       // Secrets go in on stdin (`pulumi config set --secret KEY` reads them there), never on a command line.
       child.stdin.end(opts.stdin ?? "");
       let stdout = "";
@@ -107,6 +125,7 @@ export class PulumiWorkspace {
         resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
       });
     });
+    return { child, done };
   }
 
   /** Like `run`, but a non-zero exit throws with what the CLI said. */
@@ -210,6 +229,11 @@ export class PulumiStack {
 
   destroy(extra: string[] = [], opts: RunOptions = {}): Promise<PulumiResult> {
     return this.run(["destroy", "--yes", "--skip-preview", ...extra], opts);
+  }
+
+  /** Starts `pulumi ARGS` for this stack without waiting (see {@link PulumiWorkspace.start}). */
+  start(args: string[], opts: RunOptions = {}): RunningCommand {
+    return this.workspace.start(this.args(args), this.cwd, opts);
   }
 
   /** `pulumi preview --json` (plus EXTRA), parsed; a failed preview still prints its digest. */

@@ -1,6 +1,7 @@
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
 import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
+import type { IdempotencyRecord } from "../contract/idempotency";
 import {
   costQueryOf,
   type CostByDay,
@@ -53,9 +54,20 @@ export type CallInput<Id extends OperationId> = (Operations[Id] extends { params
   ? { params: Record<string, string> }
   : { params?: never }) &
   (Operations[Id] extends { query: unknown } ? { query?: QueryValues } : { query?: never }) &
-  (Operations[Id] extends { body: unknown } ? { body: BodyInputOf<Id> } : { body?: never });
+  (Operations[Id] extends { body: unknown } ? { body: BodyInputOf<Id> } : { body?: never }) &
+  (Operations[Id] extends { idempotent: true } ? CreateOptions : { idempotencyKey?: never });
 
-interface UntypedInput {
+/**
+ * How a create is made recognisable. Without a key the client draws a fresh one per logical create (its
+ * retries share it); a caller that can name the create itself — the provider derives one from the stack,
+ * the resource's URN and its inputs — passes it, so a create repeated by another process after an
+ * interruption gets the first object back (see the contract's `IdempotencyRecord`).
+ */
+export interface CreateOptions {
+  idempotencyKey?: string;
+}
+
+interface UntypedInput extends CreateOptions {
   params?: Record<string, string>;
   query?: QueryValues;
   body?: unknown;
@@ -69,7 +81,7 @@ interface UntypedInput {
  */
 export type CrudMethods<N extends CrudNoun, Ids extends CrudIds<N> = CrudIds<N>> = {
   [Id in Ids["list"]]: (pageSize?: number) => AsyncGenerator<Id extends PagedOperationId ? ItemOf<Id> : never>;
-} & { [Id in Ids["create"]]: (body: BodyInputOf<Id>) => Promise<ResponseOf<Id>> } & {
+} & { [Id in Ids["create"]]: (body: BodyInputOf<Id>, options?: CreateOptions) => Promise<ResponseOf<Id>> } & {
   [Id in Ids["get"]]: (id: string) => Promise<ResponseOf<Id>>;
 } & { [Id in Ids["replace"]]: (id: string, body: BodyInputOf<Id>) => Promise<ResponseOf<Id>> } & {
   [Id in Ids["delete"]]: (id: string) => Promise<ResponseOf<Id>>;
@@ -155,7 +167,7 @@ export class CloudCostClient {
     if (input.body !== undefined) headers["content-type"] = "application/json";
     const idempotencyKey = route.idempotent === true;
     // Kept across every retry of this call, so a replayed create returns the first result.
-    if (idempotencyKey) headers["idempotency-key"] = newIdempotencyKey();
+    if (idempotencyKey) headers["idempotency-key"] = input.idempotencyKey ?? newIdempotencyKey();
     // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
     // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key.
     const idempotent = route.method !== "POST" || idempotencyKey;
@@ -206,8 +218,8 @@ export class CloudCostClient {
   listGroups(pageSize?: number): AsyncGenerator<CloudGroup> {
     return this.paginate("listGroups", pageSize);
   }
-  createGroup(body: CreateGroup): Promise<CloudGroup> {
-    return this.call("createGroup", { body });
+  createGroup(body: CreateGroup, options: CreateOptions = {}): Promise<CloudGroup> {
+    return this.call("createGroup", { body, ...options });
   }
   getGroup(groupId: string): Promise<CloudGroup> {
     return this.call("getGroup", { params: { groupId } });
@@ -234,8 +246,8 @@ export class CloudCostClient {
         list(pageSize?: number) {
           return this.paginate(ids.list, pageSize);
         },
-        create(body: unknown) {
-          return this.invoke(routeById(ids.create), { body });
+        create(body: unknown, options: CreateOptions = {}) {
+          return this.invoke(routeById(ids.create), { body, ...options });
         },
         get(id: string) {
           return this.invoke(routeById(ids.get), byId(id));
@@ -276,6 +288,12 @@ export class CloudCostClient {
   /** A new signing secret; for 24 h webhooks carry the previous signature too. */
   rotateWebhookSigningSecret(): Promise<SigningSecret> {
     return this.call("rotateWebhookSigningSecret", {});
+  }
+
+  // ---- Idempotency keys ----
+  /** The organization's remembered `Idempotency-Key`s beginning with `prefix` (all without), oldest first. */
+  listIdempotencyKeys(prefix?: string, pageSize?: number): AsyncGenerator<IdempotencyRecord> {
+    return this.paginate("listIdempotencyKeys", pageSize, { prefix });
   }
 
   // ---- Cost reads: a window, an optional Cloud Group and the filters alerts and reports take ----

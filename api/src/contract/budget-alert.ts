@@ -19,8 +19,6 @@ import { CostFilters } from "./cost-filter";
 import { WebhookUrl } from "./webhook-url";
 import { z } from "./zod";
 
-export { WebhookUrl } from "./webhook-url";
-
 export const AlertId = ResourceId("alr").openapi("AlertId", { example: "alr_01j9z6w3k2m4n5p6q7r8" });
 export const ThresholdBasis = z.enum(["actual", "forecast"]).openapi("ThresholdBasis");
 
@@ -86,8 +84,12 @@ export type AmountSource = z.infer<typeof AmountSource>;
 type AlertShape = { period: BudgetPeriod; plannedAmounts: PlannedAmount[]; autoAdjust: AutoAdjust | null };
 type Window = { startDate: string | null; endDate: string | null };
 
-/** Rules across fields: planned amounts start periods of the alert's kind; one source of amounts; a window in order. */
-function consistent(a: AlertShape & Window, ctx: z.RefinementCtx): void {
+/**
+ * The rules across an alert's fields: planned amounts start periods of the alert's kind; one source of
+ * amounts; a window in order. `AlertRequest` applies them; a client validating a partial object (the
+ * provider's Check with preview unknowns) applies them when every field they read is known.
+ */
+export function alertRules(a: AlertShape & Window, ctx: z.RefinementCtx): void {
   a.plannedAmounts.forEach((p, i) => {
     if (!isPeriodStart(a.period, p.periodStart))
       ctx.addIssue({
@@ -102,7 +104,7 @@ function consistent(a: AlertShape & Window, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
 }
 
-/** What a client sends to create (POST) or replace (PUT) an alert. */
+/** The fields a client sends to create (POST) or replace (PUT) an alert, each with its own rules (see `AlertRequest`). */
 export const AlertInput = z
   .object({
     name: TrimmedName(100),
@@ -148,11 +150,16 @@ export const AlertInput = z
       .default(null)
       .openapi({ description: "last day the alert is active, not before `startDate` (updatable at any time); null: no end" }),
   })
-  .strict()
-  .superRefine(consistent)
-  .openapi("AlertInput");
+  .strict();
 export type AlertInput = z.input<typeof AlertInput>;
 export type AlertFields = z.output<typeof AlertInput>;
+
+/**
+ * What the service applies to a create (POST) or replace (PUT): `AlertInput`'s fields with `alertRules`.
+ * `AlertInput` itself stays a plain object schema, so clients can `pick`, `omit` and `extend` it (zod
+ * refuses those on a refined object).
+ */
+export const AlertRequest = AlertInput.superRefine(alertRules).openapi("AlertInput");
 
 /** An alert as the service returns it: the input fields (defaults applied) plus server fields. */
 export const BudgetAlert = z
@@ -182,7 +189,11 @@ export const BudgetAlert = z
 export type BudgetAlert = z.infer<typeof BudgetAlert>;
 export const BudgetAlertPage = page(BudgetAlert, "BudgetAlertPage");
 
-/** The spend a threshold stands for in a period whose amount is `amount`: its own `amount`, or `percent` of it (to the cent). */
+/**
+ * The spend a threshold stands for in a period whose amount is `amount`: its own `amount`, or the smallest
+ * whole-cent spend that reaches `percent` of it (spend is whole cents, so reaching this is reaching the
+ * percentage; the tolerance absorbs binary noise such as 1250.5 × 80 = 100039.99999999999).
+ */
 export function thresholdLevel(t: Pick<Threshold, "percent" | "amount">, amount: number): number {
-  return t.amount ?? Math.round(amount * (t.percent ?? 0)) / 100;
+  return t.amount ?? Math.ceil(amount * (t.percent ?? 0) - 1e-6) / 100;
 }

@@ -22,7 +22,9 @@ export const ThresholdCrossedData = z
     threshold: Threshold,
     amount: Money.openapi({ description: "the amount of the period the threshold was judged against (`effectiveAmount`), in `currency`" }),
     amountSource: AmountSource.openapi({ description: "where `amount` came from: `amount`, a planned amount or `autoAdjust`" }),
-    thresholdAmount: Money.openapi({ description: "the spend the threshold stands for: its `amount`, or `percent` of `amount`" }),
+    thresholdAmount: Money.openapi({
+      description: "the spend the threshold stands for: its `amount`, or `percent` of `amount` rounded up to the cent",
+    }),
     currency: Currency,
     spend: Money.openapi({
       description: "`currentSpend` (basis `actual`) or `forecastedSpend` (basis `forecast`) when the threshold was reached",
@@ -45,10 +47,14 @@ export const ReportDeliveredData = z
     }),
     to: CalendarDate.openapi({ description: "last day of the window" }),
     recipients: z.array(Email),
-    columns: z.array(z.string()).openapi({ description: "the report's column names, as in its CSV header" }),
-    rows: z
-      .array(z.array(z.string()))
-      .openapi({ description: "the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed" }),
+    // Optional only because events recorded before issue 27 (in existing sandbox data folders) have none.
+    columns: z.array(z.string()).optional().openapi({
+      description: "the report's column names, as in its CSV header (absent only on events recorded before rows were carried)",
+    }),
+    rows: z.array(z.array(z.string())).optional().openapi({
+      description:
+        "the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed (absent only on events recorded before rows were carried)",
+    }),
   })
   .openapi("ReportDeliveredData");
 export type ReportDeliveredData = z.infer<typeof ReportDeliveredData>;

@@ -1,13 +1,14 @@
 import { ConnectedAccountPage, Member, Organization } from "./account";
-import { AlertId, AlertInput, BudgetAlert, BudgetAlertPage } from "./budget-alert";
+import { AlertId, AlertRequest, BudgetAlert, BudgetAlertPage } from "./budget-alert";
 import { CloudGroup, CloudGroupPage, CreateGroup, GroupId, MemberList, ReplaceMembers, UpdateGroup } from "./cloud-group";
 import { PageQuery, Scope } from "./common";
 import { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "./cost";
 import { DeliveryList, Delivery, Event, EventId, EventPage, EventQuery, SigningSecret } from "./event";
 import { FindingId, Acknowledgement, FindingPage } from "./finding";
 import { GlobalFilter } from "./filter";
+import { IdempotencyRecordPage, IdempotencyRecordQuery } from "./idempotency";
 import { RunId, ScanRun, ScanRunPage } from "./scan";
-import { ReportId, ReportInput, ScheduledReport, ScheduledReportPage } from "./scheduled-report";
+import { ReportId, ReportRequest, ScheduledReport, ScheduledReportPage } from "./scheduled-report";
 import { z } from "./zod";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -336,8 +337,17 @@ export const operations = [
     response: CloudGroup,
     etag: true,
   },
-  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertInput, BudgetAlert, BudgetAlertPage, "alert"),
-  ...crud("Scheduled reports", "reports", CRUD_RESOURCES.report, reportParams, ReportInput, ScheduledReport, ScheduledReportPage, "report"),
+  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertRequest, BudgetAlert, BudgetAlertPage, "alert"),
+  ...crud(
+    "Scheduled reports",
+    "reports",
+    CRUD_RESOURCES.report,
+    reportParams,
+    ReportRequest,
+    ScheduledReport,
+    ScheduledReportPage,
+    "report",
+  ),
   {
     operationId: "startScan",
     method: "POST",
@@ -436,6 +446,18 @@ export const operations = [
     summary: "Replace the signing secret; for 24 h webhooks carry two signatures, the new and the previous one",
     status: 200,
     response: SigningSecret,
+  },
+  {
+    operationId: "listIdempotencyKeys",
+    method: "GET",
+    path: "/idempotency-keys",
+    scope: "read",
+    tag: "Idempotency",
+    summary:
+      "The organization's remembered `Idempotency-Key`s (24 h; a key is forgotten when its object is deleted), in the order first used; `prefix` filters",
+    query: IdempotencyRecordQuery,
+    status: 200,
+    response: IdempotencyRecordPage,
   },
 ] as const satisfies readonly Route[];
 

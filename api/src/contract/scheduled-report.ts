@@ -77,6 +77,7 @@ export const Schedule = z
   .openapi("Schedule");
 export type Schedule = z.infer<typeof Schedule>;
 
+/** The fields a client sends to create (POST) or replace (PUT) a report, each with its own rules (see `ReportRequest`). */
 export const ReportInput = z
   .object({
     name: TrimmedName(100),
@@ -95,20 +96,20 @@ export const ReportInput = z
     }),
     enabled: z.boolean().default(true),
   })
-  .strict()
-  .superRefine((r, ctx) => {
-    if (r.recipients.length === 0 && r.webhookUrl === null)
-      ctx.addIssue({ code: "custom", path: ["recipients"], message: "needs at least one address unless webhookUrl is set" });
-    if (r.report === "budget_status" && !isUnfiltered(r.filters))
-      ctx.addIssue({
-        code: "custom",
-        path: ["filters"],
-        message: "must be empty for budget_status reports: each alert's own filters apply",
-      });
-  })
-  .openapi("ReportInput");
+  .strict();
 export type ReportInput = z.input<typeof ReportInput>;
 export type ReportFields = z.output<typeof ReportInput>;
+
+/** The rules across a report's fields: someone to deliver to; no filters on `budget_status` (each alert's own apply). */
+export function reportRules(r: Pick<ReportFields, "recipients" | "webhookUrl" | "report" | "filters">, ctx: z.RefinementCtx): void {
+  if (r.recipients.length === 0 && r.webhookUrl === null)
+    ctx.addIssue({ code: "custom", path: ["recipients"], message: "needs at least one address unless webhookUrl is set" });
+  if (r.report === "budget_status" && !isUnfiltered(r.filters))
+    ctx.addIssue({ code: "custom", path: ["filters"], message: "must be empty for budget_status reports: each alert's own filters apply" });
+}
+
+/** What the service applies to a create or replace: `ReportInput`'s fields with `reportRules` (`ReportInput` stays pickable). */
+export const ReportRequest = ReportInput.superRefine(reportRules).openapi("ReportInput");
 
 /** A report as the service returns it: the input fields (defaults applied) plus server fields. */
 export const ScheduledReport = z

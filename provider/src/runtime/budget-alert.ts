@@ -1,6 +1,7 @@
-import { AlertId, AlertInput, z } from "@cloudcost/api";
+import { AlertId, AlertInput, alertRules, z } from "@cloudcost/api";
 import type { BudgetAlert } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "../budget-alert-defaults";
+import { ruleFailures } from "./failures";
 import { costFilters, emailSet, inCents, nullsDropped, plannedAmountSet, thresholdSet, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
@@ -33,11 +34,12 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
       plannedAmounts: plannedAmountSet(p.plannedAmounts),
     });
   },
+  crossFieldFailures: (c) => ruleFailures(alertRules, c),
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (a) => pick(a, diffKeys),
   get: (client, id) => client.getAlert(id),
   list: (client, pageSize) => client.listAlerts(pageSize),
-  create: (client, c) => client.createAlert(apiBody(c)),
+  create: (client, c, options) => client.createAlert(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceAlert(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteAlert(id).then(() => undefined),
 };

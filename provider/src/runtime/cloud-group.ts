@@ -54,8 +54,8 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
   inputs: inputsOf,
   get: (client, id) => client.getGroup(id),
   list: (client, pageSize) => client.listGroups(pageSize),
-  async create(client, c) {
-    const group = await client.createGroup({ name: c.name, description: c.description });
+  async create(client, c, options) {
+    const group = await client.createGroup({ name: c.name, description: c.description }, options);
     if (members(c).length === 0) return group;
     try {
       return await client.replaceMembers(group.id, members(c));

@@ -1,4 +1,4 @@
-import type { z } from "@cloudcost/api";
+import { z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 
 export type Failure = pulumi.dynamic.CheckFailure;
@@ -24,4 +24,18 @@ export function failuresFrom(error: z.ZodError, input: unknown, typeName: string
       valueAt(input, issue.path) === undefined;
     return [{ property: propertyPath(issue.path) || "(inputs)", reason: missing ? "is required" : issue.message }];
   });
+}
+
+/**
+ * The failures of a contract's rules across fields (`alertRules`, `reportRules`) on checked inputs: the
+ * contract keeps them out of its object schemas so those stay pickable, and the service applies them too.
+ */
+export function ruleFailures<T>(rules: (value: T, ctx: z.RefinementCtx) => void, checked: T): Failure[] {
+  const result = z
+    .custom<T>(() => true)
+    .superRefine(rules)
+    .safeParse(checked);
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => ({ property: propertyPath(issue.path) || "(inputs)", reason: issue.message }));
 }

@@ -10,6 +10,7 @@ import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
 import { endBurst, liveForRead } from "./refresh-burst";
 import { userFacing } from "./user-facing-error";
+import { CREATE_KEY, URN_KEY, createKey } from "./create-key";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -51,8 +52,15 @@ function schemaOfKnown(schema: z.ZodObject, unknownKeys: readonly string[]): z.Z
   return picked;
 }
 
-/** Validates with the contract schema (fields holding preview unknowns are skipped) and normalises. */
-export function check<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, news: Props): pulumi.dynamic.CheckResult {
+/**
+ * Validates with the contract schema (fields holding preview unknowns are skipped) and normalises; with a
+ * URN and every input known, adds the create key the next Create sends as its `Idempotency-Key`.
+ */
+export function check<C extends Props, L extends { id: string }>(
+  spec: ResourceSpec<C, L>,
+  news: Props,
+  urn?: unknown,
+): pulumi.dynamic.CheckResult {
   const normalised = spec.normalise(withoutReserved(news));
   const unknownKeys = Object.keys(normalised).filter((k) => containsUnknown(normalised[k]));
   const known = Object.fromEntries(Object.entries(normalised).filter(([k]) => !unknownKeys.includes(k)));
@@ -61,7 +69,13 @@ export function check<C extends Props, L extends { id: string }>(spec: ResourceS
   const checked = { ...normalised, ...(parsed.data as Props) };
   const failures = unknownKeys.length === 0 ? (spec.crossFieldFailures?.(checked as C) ?? []) : [];
   if (failures.length) return { inputs: news, failures };
-  return { inputs: Object.fromEntries(Object.entries(checked).filter(([, v]) => v !== undefined)) };
+  const inputs = Object.fromEntries(Object.entries(checked).filter(([, v]) => v !== undefined));
+  const key = typeof urn === "string" && unknownKeys.length === 0 ? createKey(urn, withoutSecrets(spec, inputs)) : undefined;
+  return { inputs: key === undefined ? inputs : { ...inputs, [CREATE_KEY]: key } };
+}
+
+function withoutSecrets<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, inputs: Props): Props {
+  return Object.fromEntries(Object.entries(inputs).filter(([k]) => !(spec.writeOnly ?? []).includes(k)));
 }
 
 /** Which inputs differ between stored outputs and new checked inputs; an unknown value counts as a change. */
@@ -141,6 +155,12 @@ async function confirmGone(typeName: string, id: string, props: Props, doing: st
   );
 }
 
+/**
+ * IDs this provider process's keyed creates returned. A deployment never deletes an object it created but
+ * in the one case ./create-key names; the set lives as long as the process, which serves one deployment.
+ */
+const givenByCreate = new Set<string>();
+
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
   // Create and Update receive what Check returned (the engine sends nothing else): already validated,
@@ -148,7 +168,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
   const checkedInputs = (inputs: Props): C => withoutReserved(inputs) as C;
   return {
     configure,
-    check: async (_olds, news: Props) => check(spec, news),
+    check: async (_olds, news: Props) => check(spec, news, news[URN_KEY]),
     diff: async (_id, olds: Props, news: Props) => {
       // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
       // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the
@@ -161,7 +181,10 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         endBurst(client, spec.typeName);
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
-        const live = typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked);
+        const idempotencyKey = typeof inputs[CREATE_KEY] === "string" ? inputs[CREATE_KEY] : undefined;
+        const live =
+          typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked, { idempotencyKey });
+        if (idempotencyKey !== undefined) givenByCreate.add(live.id);
         return { id: live.id, outs: await outputsOf(spec, live, checked) };
       }),
     read: (id: string, props: Props = {}) =>
@@ -198,6 +221,10 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
       }),
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
+        // The engine is deleting the object a create of this deployment was just given back: a replacement
+        // with unchanged inputs under `--target-replace` within the key's 24 hours (./create-key). The new
+        // resource IS that object now, so it stays: deleting it would leave the stack pointing at nothing.
+        if (givenByCreate.has(id)) return;
         try {
           endBurst(currentClient(), spec.typeName);
           await spec.remove(currentClient(), id);

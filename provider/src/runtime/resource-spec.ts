@@ -1,4 +1,4 @@
-import type { CloudCostClient, z } from "@cloudcost/api";
+import type { CloudCostClient, CreateOptions, z } from "@cloudcost/api";
 import type { Failure } from "./failures";
 import type { Props } from "./normalise";
 
@@ -35,7 +35,8 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   get(client: CloudCostClient, id: string): Promise<Live>;
   /** Every object of the kind in the credentials' organization, in pages of `pageSize` (refresh by pages). */
   list(client: CloudCostClient, pageSize: number): AsyncIterable<Live>;
-  create(client: CloudCostClient, inputs: Checked): Promise<Live>;
+  /** `options.idempotencyKey` makes the create recognisable when it is repeated (./create-key). */
+  create(client: CloudCostClient, inputs: Checked, options: CreateOptions): Promise<Live>;
   /** Sends only what `changed` names; resolves undefined when nothing had to be sent. */
   update(client: CloudCostClient, id: string, inputs: Checked, changed: readonly string[]): Promise<Live | undefined>;
   remove(client: CloudCostClient, id: string): Promise<void>;

@@ -1,5 +1,6 @@
-import { ReportId, ReportInput, z } from "@cloudcost/api";
+import { ReportId, ReportInput, reportRules, z } from "@cloudcost/api";
 import type { ScheduledReport } from "@cloudcost/api";
+import { ruleFailures } from "./failures";
 import { costFilters, emailSet, nullsDropped, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
@@ -23,11 +24,12 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
     const schedule = isPlainObject(p.schedule) ? nullsDropped(p.schedule) : p.schedule;
     return nullsDropped({ ...p, schedule, recipients: emailSet(p.recipients), filters: costFilters(p.filters) });
   },
+  crossFieldFailures: (c) => ruleFailures(reportRules, c),
   outputs: ({ id: _id, ...rest }) => rest,
   inputs: (r) => pick(r, diffKeys),
   get: (client, id) => client.getReport(id),
   list: (client, pageSize) => client.listReports(pageSize),
-  create: (client, c) => client.createReport(apiBody(c)),
+  create: (client, c, options) => client.createReport(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceReport(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteReport(id).then(() => undefined),
 };

@@ -5,6 +5,7 @@ import { eventHandlers } from "./events";
 import { findingsHandlers } from "./findings";
 import { groupHandlers } from "./groups";
 import type { HandlerMap } from "./handler";
+import { idempotencyKeyHandlers } from "./idempotency-keys";
 import { scanHandlers } from "./scans";
 
 /** The logic of every operation of the contract's table, keyed by `operationId` (the type proves none is missing). */
@@ -17,4 +18,5 @@ export const handlers: HandlerMap = {
   ...reportHandlers,
   ...scanHandlers,
   ...eventHandlers,
+  ...idempotencyKeyHandlers,
 };

@@ -1,4 +1,4 @@
-import { AlertInput, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
+import { AlertRequest, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
@@ -208,7 +208,7 @@ export function registerAlertsPage(app: FastifyInstance, ctx: SandboxContext, st
     title: "Budget alerts",
     noun: "budget alert",
     plural: "budget alerts",
-    schema: AlertInput,
+    schema: AlertRequest,
     store: (c) => c.alerts,
     candidate,
     fieldPath,

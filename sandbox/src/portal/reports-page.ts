@@ -1,4 +1,4 @@
-import { DayOfWeek, Frequency, ReportFormat, ReportInput, ReportKind, type ScheduledReport } from "@cloudcost/api";
+import { DayOfWeek, Frequency, ReportFormat, ReportKind, ReportRequest, type ScheduledReport } from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
@@ -105,7 +105,7 @@ export function registerReportsPage(app: FastifyInstance, ctx: SandboxContext, s
     title: "Scheduled reports",
     noun: "scheduled report",
     plural: "scheduled reports",
-    schema: ReportInput,
+    schema: ReportRequest,
     store: (c) => c.reports,
     candidate,
     fieldPath,

@@ -1,8 +1,9 @@
-import { Event, type EventQuery, type Page } from "@cloudcost/api";
+import { Event, thresholdLevel, type EventQuery, type Page } from "@cloudcost/api";
 import type { Db } from "./connection";
 import { notFound } from "../errors";
 import { timePosition, toTimePage } from "./paging";
 import { sql } from "./statements";
+import { isRecord } from "../validation";
 
 interface Row {
   id: string;
@@ -57,8 +58,21 @@ export class Events {
   }
 
   require(orgId: string, eventId: string): Event {
-    return Event.parse(JSON.parse(this.body(orgId, eventId)));
+    return Event.parse(upgraded(JSON.parse(this.body(orgId, eventId))));
   }
 }
 
-const parse = (row: Row): Event => Event.parse(JSON.parse(row.body));
+const parse = (row: Row): Event => Event.parse(upgraded(JSON.parse(row.body)));
+
+/**
+ * A stored event brought up to the contract. A threshold event recorded before issue 27 lacks
+ * `amountSource` and `thresholdAmount`; then every alert had a plain amount and percent thresholds, so
+ * both follow from what it carries. (Its webhook body, as sent and redelivered, stays the stored bytes.)
+ */
+function upgraded(json: unknown): unknown {
+  if (!isRecord(json) || json.type !== "budget_alert.threshold_crossed" || !isRecord(json.data) || "amountSource" in json.data) return json;
+  const { amount, threshold } = json.data;
+  const percent = isRecord(threshold) ? threshold.percent : undefined;
+  if (typeof amount !== "number" || typeof percent !== "number") return json;
+  return { ...json, data: { ...json.data, amountSource: "amount", thresholdAmount: thresholdLevel({ percent }, amount) } };
+}

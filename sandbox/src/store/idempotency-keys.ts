@@ -1,5 +1,8 @@
+import type { IdempotencyRecord, IdempotencyRecordQuery, Page } from "@cloudcost/api";
 import type { Db } from "./connection";
+import { toPage, cursorPosition } from "./paging";
 import { sql } from "./statements";
+import { GROUP_REFERENCING_TABLES } from "./tables";
 
 /** Keys are kept 24 hours (contract decision), per organization. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -15,29 +18,62 @@ export interface SavedResponse {
 }
 
 interface KeyRow {
+  seq: number;
+  key: string;
   fingerprint: string;
   status: number;
   body: string | null;
   headers: string;
+  created_at: number;
+}
+
+/**
+ * The tables of the objects a create can make, by the prefix of their IDs: a key whose object is no longer
+ * in its table is forgotten (contract: `IdempotencyRecord`). IDs of other prefixes (scan runs) never go away.
+ */
+const DELETABLE_OBJECTS: Readonly<Record<string, string>> = {
+  grp: "cloud_groups",
+  alr: GROUP_REFERENCING_TABLES.alert,
+  rpt: GROUP_REFERENCING_TABLES.report,
+};
+
+/** The `id` of the object a saved response describes, if it is one. */
+function createdId(body: string | null): string | null {
+  if (body === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const id = parsed !== null && typeof parsed === "object" ? (parsed as { id?: unknown }).id : undefined;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 export class IdempotencyKeys {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The saved first response for `key`, unless it is older than 24 hours or the object it created has been
+   * deleted since: then the key is forgotten (deleted here, in the caller's transaction) and undefined says
+   * "run the request as new".
+   */
   find(orgId: string, key: string, now: number = Date.now()): SavedResponse | undefined {
     const r = sql(this.db, "SELECT * FROM idempotency_keys WHERE org_id = ? AND key = ? AND created_at > ?").get(
       orgId,
       key,
       now - IDEMPOTENCY_KEY_TTL_MS,
     ) as KeyRow | undefined;
-    return (
-      r && {
-        fingerprint: r.fingerprint,
-        status: r.status,
-        body: r.body ?? undefined,
-        headers: JSON.parse(r.headers) as Record<string, string>,
-      }
-    );
+    if (!r) return undefined;
+    if (this.createdObjectGone(orgId, r)) {
+      sql(this.db, "DELETE FROM idempotency_keys WHERE org_id = ? AND key = ?").run(orgId, key);
+      return undefined;
+    }
+    return {
+      fingerprint: r.fingerprint,
+      status: r.status,
+      body: r.body ?? undefined,
+      headers: JSON.parse(r.headers) as Record<string, string>,
+    };
   }
 
   /** Saves the response in the caller's transaction, so the created object and its key commit together. */
@@ -48,4 +84,38 @@ export class IdempotencyKeys {
       "INSERT OR REPLACE INTO idempotency_keys (org_id, key, fingerprint, status, body, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ).run(orgId, key, saved.fingerprint, saved.status, saved.body ?? null, JSON.stringify(saved.headers), now);
   }
+
+  /**
+   * One page of the organization's live keys beginning with `q.prefix`, in the order first used. Keys whose
+   * object is gone are left out (and forgotten at their next use), so every `resourceId` listed exists.
+   */
+  page(orgId: string, q: IdempotencyRecordQuery, now: number = Date.now()): Page<IdempotencyRecord> {
+    const scope = { db: this.db, list: "idempotency-keys", orgId };
+    const prefix = q.prefix ?? "";
+    // rowid is the insertion order; `substr` compares the prefix literally (LIKE would treat % and _ as patterns).
+    const rows = sql(
+      this.db,
+      "SELECT rowid AS seq, * FROM idempotency_keys WHERE org_id = ? AND rowid > ? AND created_at > ? AND substr(key, 1, ?) = ? ORDER BY rowid LIMIT ?",
+    ).all(orgId, cursorPosition(scope, q), now - IDEMPOTENCY_KEY_TTL_MS, prefix.length, prefix, q.limit + 1) as KeyRow[];
+    const live = (r: KeyRow) => !this.createdObjectGone(orgId, r);
+    const page = toPage(scope, rows, q.limit, (r) => r);
+    return { items: page.items.filter(live).map(recordOf), nextCursor: page.nextCursor };
+  }
+
+  private createdObjectGone(orgId: string, r: Pick<KeyRow, "body">): boolean {
+    const id = createdId(r.body);
+    const table = id === null ? undefined : DELETABLE_OBJECTS[id.split("_")[0]!];
+    if (table === undefined) return false;
+    return sql(this.db, `SELECT 1 FROM ${table} WHERE org_id = ? AND id = ?`).get(orgId, id) === undefined;
+  }
+}
+
+function recordOf(r: KeyRow): IdempotencyRecord {
+  return {
+    key: r.key,
+    status: r.status,
+    resourceId: createdId(r.body),
+    createdAt: new Date(r.created_at).toISOString(),
+    expiresAt: new Date(r.created_at + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+  };
 }

@@ -526,6 +526,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idempotency-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's remembered `Idempotency-Key`s (24 h; a key is forgotten when its object is deleted), in the order first used; `prefix` filters */
+        get: operations["listIdempotencyKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1481,7 +1498,7 @@ export interface components {
             amount: number;
             amountSource: components["schemas"]["AmountSource"] & unknown;
             /**
-             * @description the spend the threshold stands for: its `amount`, or `percent` of `amount`
+             * @description the spend the threshold stands for: its `amount`, or `percent` of `amount` rounded up to the cent
              * @example 1250.5
              */
             thresholdAmount: number;
@@ -1540,10 +1557,10 @@ export interface components {
              */
             to: string;
             recipients: string[];
-            /** @description the report's column names, as in its CSV header */
-            columns: string[];
-            /** @description the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed */
-            rows: string[][];
+            /** @description the report's column names, as in its CSV header (absent only on events recorded before rows were carried) */
+            columns?: string[];
+            /** @description the report's rows, cells as in its CSV (amounts with two decimals), so a webhook is a spend feed (absent only on events recorded before rows were carried) */
+            rows?: string[][];
         };
         /**
          * @description only events of this type
@@ -1580,6 +1597,34 @@ export interface components {
         SigningSecret: {
             /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
             secret: string;
+        };
+        IdempotencyRecordPage: {
+            items: components["schemas"]["IdempotencyRecord"][];
+            /** @description pass as `cursor` to read the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        IdempotencyRecord: {
+            /**
+             * @description a retry with the same key, method, path and body within 24 hours returns the first response again (`Idempotent-Replayed: true`); the same key with another request is a 422
+             * @example 5f8d0d55-0b8a-4a8e-9a3c-1f2e3d4c5b6a
+             */
+            key: string;
+            /** @description the status of the first response (only successes are kept) */
+            status: number;
+            /** @description the ID of the object the request created, while it exists; null for a request that created none (a scan) */
+            resourceId: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when the key is forgotten: 24 hours after the first request
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expiresAt: string;
         };
         TokenResponse: {
             access_token: string;
@@ -7131,6 +7176,113 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; nothing was changed, retry after `Retry-After` seconds (the sandbox answers it under `serve --faults`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIdempotencyKeys: {
+        parameters: {
+            query?: {
+                /** @description 1..200, default 50 */
+                limit?: number;
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description only keys that begin with this text (a tool that derives its keys from a common prefix finds its own) */
+                prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyRecordPage"];
+                };
+            };
+            /** @description Malformed request: an invalid query parameter (`query.…`); the problem's `errors` name each invalid field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token; `WWW-Authenticate: Bearer` says which (RFC 6750 §3.1) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the `read` scope (`WWW-Authenticate` with `error="insufficient_scope"`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { pendingCommand } from "./pending-command";
+
+const USAGE = `Usage: cloudcost-pulumi <command> [options]
+
+Commands:
+  pending   What an interrupted \`pulumi up\` or \`destroy\` left pending in a stack, and the one
+            \`pulumi refresh\` that repairs it; objects the stack created that no state holds are listed.
+    --stack NAME   the stack (default: the selected one)
+    --cwd DIR      the Pulumi project folder (default: this one)
+    --apply        run the refresh instead of printing it
+    --json         print the findings as JSON
+
+Credentials: the stack's cloudcost:* config (as \`pulumi up\` reads it), then CLOUDCOST_* variables.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "pending") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { stack: { type: "string" }, cwd: { type: "string" }, apply: { type: "boolean" }, json: { type: "boolean" } },
+      strict: true,
+    });
+    return pendingCommand(values);
+  }
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`cloudcost-pulumi: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    // A message, never a stack trace; the cause's message too, when it adds something.
+    const e = error instanceof Error ? error : new Error(String(error));
+    const cause = e.cause instanceof Error && !e.message.includes(e.cause.message) ? ` (${e.cause.message})` : "";
+    process.stderr.write(`cloudcost-pulumi: ${e.message}${cause}\n`);
+    process.exitCode = 1;
+  },
+);

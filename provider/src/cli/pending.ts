@@ -1,0 +1,100 @@
+import type { CloudCostClient } from "@cloudcost/api";
+import { CREATE_KEY, stackKeyPrefix } from "../runtime/create-key";
+import type { PendingOperation, StackExport } from "./stack-state";
+
+/** Creates' keys are kept 24 hours by the service (contract: `IdempotencyRecord`). */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** What an interrupted `pulumi up` or `destroy` left in one stack, and where each pending create's object is. */
+export interface Recovery {
+  /** Pending creates whose object the service has: imported into the state by the refresh. */
+  found: { urn: string; type: string; id: string }[];
+  /** Pending creates that made no object (their key is unknown to the service): cleared by the refresh. */
+  neverCreated: { urn: string; type: string }[];
+  /** Pending creates whose object a later `pulumi up` already took into the state (it got the object back by its key): cleared. */
+  settled: { urn: string; type: string; id: string }[];
+  /** Pending creates this tool cannot settle (no create key in state, or the keys may have expired). */
+  unknown: { urn: string; type: string; reason: string }[];
+  /** Pending updates, deletes, reads and imports: a refresh settles them from what the service holds. */
+  others: { urn: string; type: string; operation: string }[];
+  /** Objects this stack created that neither its state nor a pending create holds: listed, never deleted. */
+  unmanaged: { id: string; key: string; createdAt: string }[];
+}
+
+/** Is this a resource of this provider (dynamic `pulumi-nodejs:dynamic/cloudcost:*`, native `cloudcost:*`)? */
+const isOurs = (type: string) => type.startsWith("pulumi-nodejs:dynamic/cloudcost:") || type.startsWith("cloudcost:");
+
+/** The create-key prefix of the stack, from any URN in its state. */
+function stackPrefix(state: StackExport): string | undefined {
+  const { resources = [], pending_operations = [] } = state.deployment;
+  for (const urn of [...resources, ...pending_operations.map((op) => op.resource)].map((r) => r.urn)) {
+    const prefix = stackKeyPrefix(urn);
+    if (prefix !== undefined) return prefix;
+  }
+  return undefined;
+}
+
+/** The objects the service remembers this stack creating, by key (only those that still exist are listed). */
+async function createdByStack(client: CloudCostClient, prefix: string): Promise<Map<string, { id: string; createdAt: string }>> {
+  const created = new Map<string, { id: string; createdAt: string }>();
+  for await (const record of client.listIdempotencyKeys(prefix)) {
+    if (record.resourceId !== null) created.set(record.key, { id: record.resourceId, createdAt: record.createdAt });
+  }
+  return created;
+}
+
+/**
+ * Reads what the stack's state leaves pending and finds each pending create's object through its create key
+ * (runtime/create-key). The state is only read: nothing in the service or the stack changes here.
+ */
+export async function findRecovery(state: StackExport, client: CloudCostClient, now: number = Date.now()): Promise<Recovery> {
+  const recovery: Recovery = { found: [], neverCreated: [], settled: [], unknown: [], others: [], unmanaged: [] };
+  const ops: PendingOperation[] = (state.deployment.pending_operations ?? []).filter((op) => isOurs(op.resource.type));
+  const prefix = stackPrefix(state);
+  const created = prefix === undefined ? new Map<string, { id: string; createdAt: string }>() : await createdByStack(client, prefix);
+  const savedAt = Date.parse(state.deployment.manifest?.time ?? "");
+  const keysMayHaveExpired = !Number.isFinite(savedAt) || now - savedAt >= KEY_LIFETIME_MS;
+  const inState = new Set((state.deployment.resources ?? []).map((r) => r.id).filter((id): id is string => typeof id === "string"));
+  for (const { resource, type } of ops) {
+    const { urn } = resource;
+    if (type !== "creating") {
+      recovery.others.push({ urn, type: resource.type, operation: type });
+      continue;
+    }
+    const key = resource.inputs?.[CREATE_KEY];
+    const object = typeof key === "string" ? created.get(key) : undefined;
+    if (object && inState.has(object.id)) recovery.settled.push({ urn, type: resource.type, id: object.id });
+    else if (object) recovery.found.push({ urn, type: resource.type, id: object.id });
+    else if (typeof key !== "string")
+      recovery.unknown.push({ urn, type: resource.type, reason: "its state has no create key (written by an older release)" });
+    else if (keysMayHaveExpired)
+      recovery.unknown.push({ urn, type: resource.type, reason: "it is over 24 hours old, so the service may have forgotten its key" });
+    else recovery.neverCreated.push({ urn, type: resource.type });
+  }
+  const held = new Set([...inState, ...recovery.found.map((f) => f.id)]);
+  for (const [key, object] of created) if (!held.has(object.id)) recovery.unmanaged.push({ key, ...object });
+  return recovery;
+}
+
+/**
+ * The `pulumi refresh` that repairs the state (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): each found
+ * create is imported (`--import-pending-creates URN --import-pending-creates ID`), then the creates that made
+ * nothing are cleared (`--clear-pending-creates` removes only the creates left), then the refresh reads every
+ * resource. Undefined when there is nothing to repair or a create must be looked at by a person first.
+ * (Importing a create a later `up` already holds would list its URN twice: those are cleared instead.)
+ */
+export function refreshArgs(recovery: Recovery): string[] | undefined {
+  if (recovery.unknown.length > 0) return undefined;
+  if (pendingCount(recovery) === 0) return undefined;
+  return [
+    "refresh",
+    "--yes",
+    ...recovery.found.flatMap((f) => ["--import-pending-creates", f.urn, "--import-pending-creates", f.id]),
+    ...(recovery.neverCreated.length + recovery.settled.length > 0 ? ["--clear-pending-creates"] : []),
+  ];
+}
+
+/** How many pending operations the state holds (of this provider's resources). */
+export function pendingCount(r: Recovery): number {
+  return r.found.length + r.neverCreated.length + r.settled.length + r.unknown.length + r.others.length;
+}
