@@ -2,7 +2,7 @@ import type { BudgetAlert, Event, ScheduledReport } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { Webhook } from "standardwebhooks";
 import { DEMO_AZURE, alertBody, call, fields, reportBody } from "../sandbox/api-client";
-import { control, events, eventually, tenthOfNextMonth } from "./support/events-api";
+import { control, deliveries, events, eventually, tenthOfNextMonth } from "./support/events-api";
 import { Receiver } from "./support/receiver";
 
 type Crossed = Extract<Event, { type: "budget_alert.threshold_crossed" }>;
@@ -253,6 +253,14 @@ describe("evaluation of deep budgets", () => {
     expect(new Webhook(secret).verify(mine.body, mine.headers as Record<string, string>)).toEqual(
       JSON.parse((await call(sandbox, "GET", `/events/${delivered!.id}`, { token })).text),
     );
+    // The same delivery log as an alert's webhooks: one webhook target, no e-mail (the feed has no recipients).
+    const log = await eventually(async () => {
+      const d = await deliveries(sandbox, token, delivered!.id);
+      return d.some((x) => x.status === "succeeded") ? d : undefined;
+    }, "the feed's delivery recorded as succeeded");
+    expect(log).toEqual([
+      { channel: "webhook", target: receiver.url, status: "succeeded", attempts: [expect.objectContaining({ statusCode: 204 })] },
+    ]);
 
     const [services] = (await events(sandbox, token, s3.id)) as Delivered[];
     const s3Rows = services!.data.rows ?? [];

@@ -86,6 +86,7 @@ describe("every route of the contract table", () => {
     startScan: async () => ({ path: "/scans" }),
     listScans: async () => ({ path: "/scans" }),
     listEvents: async () => ({ path: "/events?type=budget_alert.threshold_crossed" }),
+    listIdempotencyKeys: async () => ({ path: "/idempotency-keys?prefix=every-route" }),
     getEvent: async () => ({ path: `/events/${await webhookEvent()}` }),
     listDeliveries: async () => ({ path: `/events/${await webhookEvent()}/deliveries` }),
     redeliverEvent: async () => ({ path: `/events/${await webhookEvent()}/redeliver` }),
