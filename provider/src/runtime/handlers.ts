@@ -127,6 +127,15 @@ export function readBack<C extends Props, L extends { id: string }>(spec: Resour
   return checked.failures?.length ? fromLive : checked.inputs!;
 }
 
+/**
+ * The create key Check stored among the inputs (issue 28), kept in the outputs too and carried back by Read:
+ * Read has no URN to derive it, and a dynamic provider's Read sees only the outputs. Without it every refresh
+ * would drop it from the stored inputs, so a refresh of an unchanged object would change the state.
+ */
+function withCreateKey(props: Props, from: Props): Props {
+  return typeof from[CREATE_KEY] === "string" ? { ...props, [CREATE_KEY]: from[CREATE_KEY] } : props;
+}
+
 /** Outputs: the live object, every input in Check's form (so policies judge outputs as they judge inputs), and the owner. */
 async function outputsOf<C extends Props, L extends { id: string }>(
   spec: ResourceSpec<C, L>,
@@ -185,7 +194,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         const live =
           typeof adoptId === "string" ? await adopt(spec, adoptId, checked) : await spec.create(client, checked, { idempotencyKey });
         if (idempotencyKey !== undefined) givenByCreate.add(live.id);
-        return { id: live.id, outs: await outputsOf(spec, live, checked) };
+        return { id: live.id, outs: withCreateKey(await outputsOf(spec, live, checked), inputs) };
       }),
     read: (id: string, props: Props = {}) =>
       withHint(async () => {
@@ -193,7 +202,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         try {
           const live = await liveForRead(spec, currentClient(), id);
           // Read back once: the same inputs go into the outputs and replace the stored inputs.
-          const inputs = readBack(spec, live, stored);
+          const inputs = withCreateKey(readBack(spec, live, stored), props);
           return { id, props: await outputsOf(spec, live, stored, inputs), inputs };
         } catch (e) {
           if (!isNotFound(e)) throw e;
@@ -217,7 +226,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         endBurst(client, spec.typeName);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
-        return { outs: await outputsOf(spec, live, checked) };
+        return { outs: withCreateKey(await outputsOf(spec, live, checked), news) };
       }),
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
