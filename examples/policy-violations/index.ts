@@ -60,6 +60,25 @@ new BudgetAlert("late-budget", {
   recipients,
 });
 
+// budget-alert-threshold-amounts: an absolute threshold above the amount fires only once the budget is spent.
+new BudgetAlert("overshoot-budget", {
+  name: "Overshoot budget",
+  groupId: checkout.id,
+  amount: 1000,
+  thresholds: [...guarded, { amount: 1200, basis: "actual" }],
+  recipients,
+});
+
+// filter-tag-keys: policy-config.json allows the tag keys "team" and "env"; tag keys are case-sensitive.
+new BudgetAlert("mistagged-budget", {
+  name: "Mistagged budget",
+  groupId: checkout.id,
+  amount: 500,
+  filters: { tags: [{ key: "Team", values: ["web"] }] },
+  thresholds: guarded,
+  recipients,
+});
+
 // scheduled-report-delivery: policy-config.json allows only CSV.
 new ScheduledReport("pdf-report", {
   name: "PDF report",

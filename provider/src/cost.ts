@@ -1,9 +1,20 @@
 // Cost reads for use inside a Pulumi program (settings as for the resources: see ./program-client).
-import type { ConnectedAccount, CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "@cloudcost/api";
+import type {
+  ConnectedAccount,
+  CostByDay,
+  CostByService,
+  CostComparison,
+  CostForecast,
+  CostReadRequest,
+  CostSummary,
+} from "@cloudcost/api";
 import { programClient } from "./program-client";
 
-/** An inclusive date window (YYYY-MM-DD, at most 366 days) and an optional Cloud Group. */
-export type CostWindow = CostQuery;
+/**
+ * An inclusive date window (YYYY-MM-DD, at most 366 days), an optional Cloud Group and optional `filters` —
+ * the same filters as a BudgetAlert's (issue 27), so a program can read what a budget with them will count.
+ */
+export type CostWindow = CostReadRequest;
 
 /** Totals, per-provider split and forecast for a window (`GET /cost/summary`). */
 export function getCostSummary(args: CostWindow): Promise<CostSummary> {

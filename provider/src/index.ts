@@ -2,7 +2,8 @@
 import "./supported-sdk";
 
 export { CloudGroup, type CloudGroupArgs } from "./cloud-group";
-export { BudgetAlert, type BudgetAlertArgs, type ThresholdArgs } from "./budget-alert";
+export { BudgetAlert, type BudgetAlertArgs, type ThresholdArgs, type PlannedAmountArgs, type AutoAdjustArgs } from "./budget-alert";
+export type { CostFiltersArgs, CostFiltersOutput, TagFilterArgs } from "./cost-filters";
 export { BUDGET_ALERT_DEFAULTS } from "./budget-alert-defaults";
 export { SETTINGS_ENV } from "./runtime/settings";
 export {

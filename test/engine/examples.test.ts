@@ -31,6 +31,7 @@ const EXAMPLE_STACKS: { example: string; stack: string; config?: () => Promise<{
   { example: "platform-teams", stack: "dev" },
   { example: "forecast-budgets", stack: "forecast" },
   { example: "alert-fires", stack: "alert-fires" },
+  { example: "scoped-budgets", stack: "scoped" },
   {
     example: "adopt-existing",
     stack: "adopt",

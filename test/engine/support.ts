@@ -123,12 +123,15 @@ export async function organizationIds(api: CloudCostClient): Promise<{ groups: s
   return { groups: await ids(api.listGroups()), alerts: await ids(api.listAlerts()), reports: await ids(api.listReports()) };
 }
 
-/** The input keys whose values differ between a step's old and new state (`__provider` aside). */
+/**
+ * The input keys whose values differ between a step's old and new state, the reserved `__` keys aside
+ * (`__provider`, and issue 28's `__createKey`, which Check derives from the other inputs, so it follows them).
+ */
 export function changedInputs(step: PreviewStep): string[] {
   const before = step.oldState?.inputs ?? {};
   const after = step.newState?.inputs ?? {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+  return [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
 }
 
 /** The steps of a preview other than `same` and the refreshes a `--refresh` preview lists first. */

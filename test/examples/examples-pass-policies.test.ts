@@ -9,6 +9,7 @@ const EXAMPLES: [string, Record<string, string>][] = [
   ["quickstart", {}],
   ["platform-teams", stackConfigOf("platform-teams", DECLARE_STACK, DECLARE_PROJECT)],
   ["forecast-budgets", {}],
+  ["scoped-budgets", {}],
   ["adopt-existing", { [`${DECLARE_PROJECT}:groupId`]: "grp_0123456789abcdef" }],
 ];
 

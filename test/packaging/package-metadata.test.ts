@@ -50,7 +50,7 @@ describe("package metadata", () => {
 
   it("keeps the repository root and the examples private", () => {
     expect(manifest(".").private).toBe(true);
-    for (const example of ["adopt-existing", "forecast-budgets", "platform-teams", "policy-violations", "quickstart"])
+    for (const example of ["adopt-existing", "forecast-budgets", "platform-teams", "policy-violations", "quickstart", "scoped-budgets"])
       expect(manifest(join("examples", example)).private).toBe(true);
   });
 });

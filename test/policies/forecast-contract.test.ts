@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { BudgetAlert } from "@cloudcost/pulumi";
+import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
 import { CloudCostClient, closeAllPools, type CostForecast } from "@cloudcost/api";
 import { periodContaining } from "@cloudcost/api";
 import { RunningPolicyPack, declareResources, startPolicyPack, RunningSandbox, startSandbox } from "@cloudcost/testkit";
@@ -9,6 +9,8 @@ let sandbox: RunningSandbox;
 let pack: RunningPolicyPack;
 let orgForecast: CostForecast;
 let group: { id: string; forecast: CostForecast };
+let s3Forecast: CostForecast;
+let thisPeriod: string;
 
 const THRESHOLDS = [
   { percent: 100, basis: "actual" as const },
@@ -24,6 +26,8 @@ beforeAll(async () => {
   orgForecast = await client.getCostForecast(window);
   const first = (await client.listGroups().next()).value!;
   group = { id: first.id, forecast: await client.getCostForecast({ ...window, groupId: first.id }) };
+  s3Forecast = await client.getCostForecast({ ...window, filters: { services: ["Amazon S3"] } });
+  thisPeriod = window.from;
   await pack.configure();
 });
 afterAll(async () => {
@@ -32,9 +36,9 @@ afterAll(async () => {
   await closeAllPools();
 });
 
-async function forecastDiagnostics(amount: number, groupId?: string) {
+async function forecastDiagnostics(amount: number, groupId?: string, extra: Partial<BudgetAlertArgs> = {}) {
   const [alert] = await declareResources(() => [
-    new BudgetAlert("b", { name: "B", amount, groupId, recipients: ["a@example.com"], thresholds: THRESHOLDS }),
+    new BudgetAlert("b", { name: "B", amount, groupId, recipients: ["a@example.com"], thresholds: THRESHOLDS, ...extra }),
   ]);
   const result = await pack.analyze(alert!);
   return result.diagnostics.filter((d) => d.policyName === "budget-alert-forecast");
@@ -81,4 +85,23 @@ test("an unreachable API is reported as advisory even when the policy is mandato
   } finally {
     await pack.configure();
   }
+});
+
+describe("issue 27: the alert's filters and this period's planned amount", () => {
+  test("the forecast compared is the one of the alert's filters, not of its whole scope", async () => {
+    expect(s3Forecast.total).toBeGreaterThan(0);
+    expect(s3Forecast.total).toBeLessThan(orgForecast.total);
+    // Above the S3 forecast but below the organization's: fine for an S3 budget, flagged for the whole organization.
+    const amount = Math.ceil(s3Forecast.total * 1.2);
+    expect(amount).toBeLessThan(orgForecast.total);
+    expect(await forecastDiagnostics(amount, undefined, { filters: { services: ["Amazon S3"] } })).toEqual([]);
+    expect((await forecastDiagnostics(amount)).map((d) => d.message)).toEqual([expect.stringContaining("the alert would fire at once")]);
+  });
+
+  test("a planned amount for the current period is what is compared; an amount set from history is not judged", async () => {
+    const low = Math.floor(orgForecast.total / 2);
+    const fine = Math.ceil(orgForecast.total * 1.2);
+    expect(await forecastDiagnostics(low, undefined, { plannedAmounts: [{ periodStart: thisPeriod, amount: fine }] })).toEqual([]);
+    expect(await forecastDiagnostics(low, undefined, { autoAdjust: { lookbackPeriods: 3 } })).toEqual([]);
+  });
 });

@@ -56,6 +56,10 @@ describe("GetAnalyzerInfo", () => {
       "cloud-group-budget-coverage": "mandatory",
       "budget-total-cap": "mandatory",
       "cloud-group-exclusive-membership": "advisory",
+      // Issue 27.
+      "budget-alert-threshold-amounts": "mandatory",
+      "filter-tag-keys": "mandatory",
+      "budget-alert-adjusted-amount": "mandatory",
     });
     const schema = (name: string) => info.policies.find((p) => p.name === name)!.configSchema!.properties;
     expect(schema("budget-alert-max-amount").maxMonthlyAmount).toMatchObject({ type: "object", default: { USD: 100000 } });

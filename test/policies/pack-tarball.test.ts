@@ -88,7 +88,7 @@ describe("the policy pack tarball as a library", () => {
     const { same, name, names, tuned } = JSON.parse(out) as { same: boolean; name: string; names: string[]; tuned: string };
     expect(same).toBe(true);
     expect(name).toBe("cloudcost-budgets");
-    expect(names).toHaveLength(12);
+    expect(names).toHaveLength(15);
     expect(names).toContain("budget-alert-max-amount");
     expect(tuned).toBe("advisory");
   });
@@ -127,7 +127,7 @@ describe("the policy pack tarball as a library", () => {
     try {
       const info = await acme.info();
       expect(info.name).toBe("acme-budgets");
-      expect(info.policies).toHaveLength(12);
+      expect(info.policies).toHaveLength(15);
       expect(info.policies.find((p) => p.name === "budget-total-cap")?.enforcementLevel).toBe("advisory");
       expect(
         info.policies.find((p) => p.name === "budget-alert-currency")?.configSchema?.properties["allowedCurrencies"]?.["default"],
@@ -165,7 +165,7 @@ describe("the policy pack tarball, installed alone", () => {
     const info = await pack!.info();
     expect(info.name).toBe("cloudcost-budgets");
     expect(info.policies.map((p) => p.name)).toContain("cloud-group-budget-coverage");
-    expect(info.policies.length).toBe(12);
+    expect(info.policies.length).toBe(15);
   });
 
   it("takes a Configure and reports an Analyze violation", async () => {

@@ -250,6 +250,147 @@ describe("portal as a product", () => {
     });
   });
 
+  describe("issue 27's fields on alerts and reports", () => {
+    const valid = { name: "Scoped budget", amount: "1000", currency: "USD", period: "monthly", groupId: "", enabled: "on" };
+    const nextMonth = (() => {
+      const now = new Date();
+      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+    })();
+
+    test("an alert with filters, an absolute and a routed threshold, planned amounts and dates is the API's alert, and edits back", async () => {
+      const created = await submit("/portal/alerts/new", "/portal/alerts", {
+        ...valid,
+        "filters.services": "Amazon EC2\nAmazon S3",
+        "filters.regions": "eu-west-1",
+        "filters.tags": "team=web\nteam=data\nenv=prod",
+        "thresholds.0.amount": "900",
+        "thresholds.0.basis": "actual",
+        "thresholds.0.sendTo": "own",
+        "thresholds.0.recipients": "oncall@example.com",
+        "thresholds.1.percent": "80",
+        "thresholds.1.basis": "forecast",
+        "thresholds.1.sendTo": "none",
+        "thresholds.2.percent": "100",
+        "thresholds.2.basis": "actual",
+        "thresholds.2.sendTo": "alert",
+        recipients: "finops@example.com",
+        plannedAmounts: `${nextMonth} 1500`,
+        startDate: "2026-01-15",
+        endDate: "2030-12-31",
+      });
+      expect(created.status).toBe(303);
+      const alert = (await api<{ items: BudgetAlert[] }>("GET", "/alerts")).body.items.find((a) => a.name === "Scoped budget")!;
+      expect(alert.filters).toEqual({
+        services: ["Amazon EC2", "Amazon S3"],
+        regions: ["eu-west-1"],
+        // As typed: the values of one key gathered in order of first appearance (the cost reads' `tag` rule).
+        tags: [
+          { key: "team", values: ["web", "data"] },
+          { key: "env", values: ["prod"] },
+        ],
+      });
+      expect(alert.thresholds.map((t) => [t.percent ?? t.amount, t.basis, t.recipients ?? "alert"])).toEqual(
+        expect.arrayContaining([
+          [900, "actual", ["oncall@example.com"]],
+          [80, "forecast", []],
+          [100, "actual", "alert"],
+        ]),
+      );
+      expect(alert).toMatchObject({
+        plannedAmounts: [{ periodStart: nextMonth, amount: 1500 }],
+        startDate: "2026-01-15",
+        endDate: "2030-12-31",
+      });
+
+      const list = decode(await page("/portal/alerts"));
+      expect(list).toContain("services: Amazon EC2, Amazon S3; regions: eu-west-1; tag team: web or data; tag env: prod");
+      expect(list).toContain("$900.00 actual → oncall@example.com");
+      expect(list).toContain("80% forecast → webhook only");
+      expect(list).toMatch(/of the \$1,000\.00 budget\)/);
+
+      const edit = decode(await page(`/portal/alerts/${alert.id}/edit`));
+      expect(edit).toContain("Amazon EC2\nAmazon S3</textarea>");
+      expect(edit).toContain("team=web\nteam=data\nenv=prod</textarea>");
+      expect(edit).toContain(`${nextMonth} 1500</textarea>`);
+      expect(edit).toContain('value="2026-01-15"');
+      expect(edit).toContain('<option value="none" selected>');
+    });
+
+    test("the budget column and bar use the period's effective amount, and say where it came from", async () => {
+      const made = (
+        await api<BudgetAlert>("POST", "/alerts", {
+          name: "History budget",
+          amount: 5,
+          currency: "USD",
+          period: "monthly",
+          autoAdjust: { lookbackPeriods: 3 },
+          thresholds: [{ percent: 100, basis: "actual" }],
+        })
+      ).body;
+      expect(made.effectiveAmountSource).toBe("autoAdjust");
+      const list = decode(await page("/portal/alerts"));
+      const effective = `$${made.effectiveAmount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+      expect(list).toContain(`${effective} (set from history)`);
+      expect(list).toContain(`of the ${effective} budget)`);
+      expect((await api("DELETE", `/alerts/${made.id}`)).status).toBe(204);
+    });
+
+    test("a filter the service cannot evaluate and two sources of amounts are refused at their fields, with the API's messages", async () => {
+      const form = {
+        ...valid,
+        name: "Refused",
+        "thresholds.0.percent": "100",
+        "thresholds.0.basis": "actual",
+        "filters.services": "Amazon EC3",
+        plannedAmounts: `${nextMonth} 10`,
+        "autoAdjust.lookbackPeriods": "3",
+      };
+      const response = await submit("/portal/alerts/new", "/portal/alerts", form);
+      expect(response.status).toBe(400);
+      const html = decode(await response.text());
+      expect(html).toMatch(/id="f-filters-services-error">[^<]*is not a service the service bills/);
+      const again = await submit("/portal/alerts/new", "/portal/alerts", { ...form, "filters.services": "Amazon EC2" });
+      expect(again.status).toBe(400);
+      expect(decode(await again.text())).toMatch(/id="f-autoAdjust-lookbackPeriods-error">cannot be combined with plannedAmounts/);
+      expect((await api<{ items: BudgetAlert[] }>("GET", "/alerts")).body.items.some((a) => a.name === "Refused")).toBe(false);
+    });
+
+    test("a report feeds a webhook without recipients; a budget_status report refuses filters under the filters' legend", async () => {
+      const form = {
+        name: "EU feed",
+        report: "services",
+        groupId: "",
+        frequency: "daily",
+        dayOfWeek: "",
+        dayOfMonth: "",
+        time: "06:00",
+        timezone: "UTC",
+        format: "csv",
+        recipients: "",
+        webhookUrl: "https://hooks.example.com/feed",
+        "filters.regions": "eu-west-1\nwesteurope",
+        enabled: "on",
+      };
+      expect((await submit("/portal/reports/new", "/portal/reports", form)).status).toBe(303);
+      const feed = (await api<{ items: ScheduledReport[] }>("GET", "/reports")).body.items.find((r) => r.name === "EU feed")!;
+      expect(feed).toMatchObject({
+        recipients: [],
+        webhookUrl: "https://hooks.example.com/feed",
+        filters: { regions: ["eu-west-1", "westeurope"] },
+      });
+      const list = decode(await page("/portal/reports"));
+      expect(list).toContain("regions: eu-west-1, westeurope");
+      expect(list).not.toContain("hooks.example.com/feed");
+
+      const status = await submit("/portal/reports/new", "/portal/reports", { ...form, name: "Status", report: "budget_status" });
+      expect(status.status).toBe(400);
+      expect(decode(await status.text())).toMatch(/id="f-filters-error">must be empty for budget_status reports/);
+      const noOne = await submit("/portal/reports/new", "/portal/reports", { ...form, name: "No one", webhookUrl: "" });
+      expect(noOne.status).toBe(400);
+      expect(decode(await noOne.text())).toMatch(/id="f-recipients-error">needs at least one address unless webhookUrl is set/);
+    });
+  });
+
   describe("scheduled reports", () => {
     test("a weekly report without its day gets the API's message at the day field; a valid one is created, edited and deleted", async () => {
       const form = {

@@ -40,6 +40,19 @@ const alertInputs = fc.record(
     recipients: fc.uniqueArray(email, { maxLength: 5 }),
     webhookUrl: fc.constantFrom("https://hooks.example.com/a", "http://localhost:9000/hook"),
     enabled: fc.boolean(),
+    // Issue 27: filters of lists that are sets (respelled below, inside the object too), and a window.
+    filters: fc.record(
+      {
+        services: fc.subarray(["Amazon EC2", "Amazon S3", "Virtual Machines"]),
+        regions: fc.subarray(["us-east-1", "eu-west-1", "westeurope"]),
+        tags: fc.subarray([
+          { key: "team", values: ["web", "data"] },
+          { key: "env", values: ["prod"] },
+        ]),
+      },
+      { requiredKeys: [] },
+    ),
+    startDate: fc.constantFrom("2026-01-01", "2026-11-15"),
   },
   { requiredKeys: ["name", "amount"] },
 );
@@ -85,6 +98,11 @@ function respelled(x: Json, rnd: () => number): Json {
   }
   for (const k of ["description", "groupId", "webhookUrl", "recipients", "azureSubscriptionIds", "awsAccountIds"])
     if (!(k in x) && rnd() < 0.5) out[k] = null;
+  if (x.filters !== null && typeof x.filters === "object") {
+    // Each filter list shuffled and duplicated, and an empty list added: the same filter.
+    const filters = Object.fromEntries(Object.entries(x.filters as Json).map(([k, v]) => [k, Array.isArray(v) ? shuffle(v) : v]));
+    out.filters = { ...filters, accountIds: [] };
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { CloudCostClient } from "@cloudcost/api";
-import { BudgetAlert, CloudGroup, ScheduledReport, getAccounts, getCostSummary, lastQuarter } from "@cloudcost/pulumi";
+import { BudgetAlert, CloudGroup, ScheduledReport, getAccounts, getCostByService, getCostSummary, lastQuarter } from "@cloudcost/pulumi";
 import { startDeployment, type Deployment, type Engine, outputValue, type RunningSandbox } from "@cloudcost/testkit";
 
 let deployment: Deployment;
@@ -117,5 +117,17 @@ describe("a real Pulumi program under setMocks, forwarded to the real host", () 
     expect(CloudGroup.isInstance(g)).toBe(true);
     expect(BudgetAlert.isInstance(g)).toBe(false);
     expect((await api.getGroup(await outputValue(g.id))).name).toBe("Token check");
+  });
+
+  it("reads costs through the same filters as a budget (issue 27): only what they match, and the filters it applied", async () => {
+    const window = lastQuarter(new Date("2026-11-22T00:00:00Z"));
+    const all = await getCostByService(window);
+    const ec2 = await getCostByService({ ...window, filters: { services: ["Amazon EC2"], providers: ["aws"] } });
+    expect(ec2.items.map((i) => i.service)).toEqual(["Amazon EC2"]);
+    expect(ec2.filters).toEqual({ providers: ["aws"], services: ["Amazon EC2"] });
+    expect(ec2.total).toBeGreaterThan(0);
+    expect(ec2.total).toBeLessThan(all.total);
+    const tagged = await getCostSummary({ ...window, filters: { tags: [{ key: "team", values: ["web"] }] } });
+    expect(tagged.total).toBeLessThan((await getCostSummary(window)).total);
   });
 });

@@ -167,7 +167,18 @@ describe("BudgetAlert over gRPC", () => {
       webhookUrl,
       enabled: true,
     });
-    for (const k of ["currentSpend", "forecastedSpend", "spendCurrency", "periodStart", "periodEnd", "createdAt", "updatedAt"])
+    for (const k of [
+      "effectiveAmount",
+      "effectiveAmountSource",
+      "active",
+      "currentSpend",
+      "forecastedSpend",
+      "spendCurrency",
+      "periodStart",
+      "periodEnd",
+      "createdAt",
+      "updatedAt",
+    ])
       expect(a.outputs[k]).toBeDefined();
     expect(a.outputs.__provider).not.toContain(webhookUrl);
     expect(a.outputs.__provider).not.toContain(token);

@@ -95,8 +95,37 @@ const KINDS: Record<ResourceKind, KindSpec> = {
         ],
       ),
       recipients: fc.constantFrom(["B@Example.com", "a@example.com", "a@example.com"], [" x@corp.dev "]),
+      thresholdsRouted: fc.constantFrom(
+        [
+          { amount: 80.5, basis: "actual", recipients: ["B@Example.com", "b@example.com"] },
+          { percent: 100, basis: "forecast", recipients: [] },
+        ],
+        [{ percent: 100, basis: "actual", recipients: null }],
+      ),
       webhookUrl: fc.constantFrom("https://hooks.example.com/services/sweep", "http://localhost:9000/hook"),
       enabled: fc.constant(false),
+      // Issue 27: sets spelled unsorted, duplicated and with empty lists; money with float noise.
+      filters: fc.constantFrom(
+        { services: ["Amazon S3", "Amazon EC2", "Amazon EC2"], regions: [], accountIds: ["111122223333"] },
+        {
+          tags: [
+            { key: "team", values: ["web", "data", "web"] },
+            { key: "env", values: ["prod"] },
+          ],
+          providers: ["aws"],
+        },
+        { services: [], tags: [] },
+      ),
+      plannedAmounts: fc.constantFrom(
+        [
+          { periodStart: "2027-03-01", amount: 0.1 + 0.2 },
+          { periodStart: "2027-01-01", amount: 1200 },
+        ],
+        [],
+      ),
+      autoAdjust: fc.constantFrom({ lookbackPeriods: 3 }, null),
+      startDate: fc.constantFrom("2026-01-15", "2020-02-29"),
+      endDate: fc.constantFrom("2030-12-31"),
       adoptId: fc.constant("adopt"),
     },
     declare: (name, inputs, opts) => new BudgetAlert(name, inputs as never, opts),
@@ -130,6 +159,8 @@ const KINDS: Record<ResourceKind, KindSpec> = {
       format: fc.constant("pdf"),
       recipients: fc.constantFrom(["B@Example.com", "a@example.com", "a@example.com"], [" x@corp.dev "]),
       enabled: fc.constant(false),
+      filters: fc.constantFrom({ regions: ["westeurope", "eu-west-1", "eu-west-1"], services: [] }, {}),
+      webhookUrl: fc.constantFrom("https://hooks.example.com/feed", "http://127.0.0.1:9000/feed"),
       adoptId: fc.constant("adopt"),
     },
     declare: (name, inputs, opts) => new ScheduledReport(name, inputs as never, opts),
@@ -160,7 +191,9 @@ describe.each(cases)("%s.%s", (kind, field) => {
         let value = drawn;
         if (value === "scope") value = scopeGroup;
         if (value === "adopt") value = await spec.existing();
-        const inputs = { ...spec.base(), [field]: value };
+        // A second set of values for one input ("thresholdsRouted": issue 27's absolute and routed thresholds).
+        const input = field === "thresholdsRouted" ? "thresholds" : field;
+        const inputs = { ...spec.base(), [input]: value };
         const name = `sweep-${++serial}`;
         const program = (opts: pulumi.CustomResourceOptions) => () => [spec.declare(name, inputs, opts)];
         try {
@@ -171,7 +204,7 @@ describe.each(cases)("%s.%s", (kind, field) => {
             expect(refresh).toEqual([expect.objectContaining({ gone: false, inputsChanged: false, outputsChanged: false })]);
           }
           expect((await engine.runProgram(program({}))).steps.map((s) => s.op)).toEqual(["same"]);
-          expect((await engine.runProgram(program({ ignoreChanges: [field] }))).steps.map((s) => s.op)).toEqual(["same"]);
+          expect((await engine.runProgram(program({ ignoreChanges: [input] }))).steps.map((s) => s.op)).toEqual(["same"]);
           expect(await spec.updatedAt(id)).toBe(createdAt);
         } finally {
           await engine.destroy();

@@ -1,6 +1,7 @@
 import type { ScheduleArgs, ScheduledReportArgs } from "@cloudcost/pulumi";
 import { Frequency, ReportFormat, ReportInput, z } from "@cloudcost/api";
 import { readEmail } from "./budget-alert";
+import { FiltersView, readFilters } from "./cost-filters";
 import { Maybe, UNKNOWN, isOneOf, optional, rawProperty, readList, readValue } from "./raw";
 
 export type ReportFileFormat = z.infer<typeof ReportFormat>;
@@ -13,6 +14,7 @@ export interface ReportView {
   frequency: Maybe<Frequency>;
   format: Maybe<ReportFileFormat>;
   recipients: Maybe<Maybe<string>[]>;
+  filters: Maybe<FiltersView>;
 }
 
 const field = (props: object, key: keyof ScheduledReportArgs): unknown => rawProperty(props, key);
@@ -23,6 +25,7 @@ export function readReport(props: object): ReportView {
     frequency: readValue(scheduleField(field(props, "schedule"), "frequency"), isOneOf(Frequency.options)),
     format: optional(field(props, "format"), DEFAULT_FORMAT, isOneOf(ReportFormat.options)),
     recipients: recipients === undefined || recipients === null ? [] : readList(recipients, readEmail),
+    filters: readFilters(field(props, "filters")),
   };
 }
 

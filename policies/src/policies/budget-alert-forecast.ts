@@ -72,16 +72,31 @@ function unreachable(error: unknown, baseUrl: string): string {
 
 const source = new ForecastSource();
 
+/** The current period's budget as declared: its planned amount if one names the period (issue 27), else `amount`. */
+export function currentAmount(alert: AlertView, periodStart: string): number | typeof UNKNOWN {
+  if (alert.plannedAmounts === UNKNOWN) return UNKNOWN;
+  const planned = alert.plannedAmounts.find((p) => p !== UNKNOWN && p.periodStart === periodStart);
+  if (planned !== undefined && planned !== UNKNOWN) return planned.amount;
+  if (alert.plannedAmounts.some((p) => p === UNKNOWN)) return UNKNOWN;
+  return alert.amount;
+}
+
 async function validate(alert: AlertView, args: ResourceValidationArgs, reportViolation: ReportViolation): Promise<void> {
   const config = readConfig(args, ForecastConfig, NAME);
-  const { amount, currency, period, groupId } = alert;
-  if (amount === UNKNOWN || currency === UNKNOWN || period === UNKNOWN) args.notApplicable("amount, currency or period is not known yet");
+  const { currency, period, groupId, filters } = alert;
+  if (currency === UNKNOWN || period === UNKNOWN) args.notApplicable("currency or period is not known yet");
   if (groupId === UNKNOWN) args.notApplicable("the alert's Cloud Group is not known yet (it is created in this deployment)");
+  // Issue 27: the service sets an autoAdjust alert's amount from history, so only the service knows it.
+  if (alert.autoAdjust !== null) args.notApplicable("the amount is set from history (autoAdjust): only the service knows it");
+  if (filters === UNKNOWN || filters.value === UNKNOWN) args.notApplicable("the alert's filters are not known yet");
+  const window = periodContaining(period, new Date());
+  const amount = currentAmount(alert, window.from);
+  if (amount === UNKNOWN) args.notApplicable("the amount of the current period is not known yet");
   const settings = resolveApiSettings(config, process.env);
   if ("reason" in settings) args.notApplicable(settings.reason);
   let forecast: CostForecast;
   try {
-    forecast = await source.forecast(settings.options, groupId, periodContaining(period, new Date()));
+    forecast = await source.forecast(settings.options, groupId, window, Date.now(), filters.value);
   } catch (error) {
     reportAdvisory(reportViolation, unreachable(error, settings.options.baseUrl));
     return;
@@ -95,7 +110,7 @@ export const budgetAlertForecast = composable(
   {
     name: NAME,
     description:
-      "A budget is compared with the service's own forecast for its scope and period: below the forecast it fires at once, far above it never fires.",
+      "A budget (this period's planned amount, if any) is compared with the service's own forecast for its scope, filters and period: below the forecast it fires at once, far above it never fires.",
     enforcementLevel: "advisory",
     configSchema: toConfigSchema(ForecastConfig),
     validateResource: validateResourceOfKind(BudgetAlert, (props, args, reportViolation) =>

@@ -1,19 +1,23 @@
 import { BudgetAlert, type BudgetAlertArgs } from "@cloudcost/pulumi";
-import { MAX_THRESHOLDS, Threshold, z } from "@cloudcost/api";
+import { MAX_THRESHOLDS, ThresholdBasis, z } from "@cloudcost/api";
 import { Secret } from "@pulumi/policy";
 import { remediateResourceOfKind } from "../resource-types";
 import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
-import { UNKNOWN, knownElements } from "../inputs/raw";
+import { Maybe, UNKNOWN, knownElements } from "../inputs/raw";
 import { resourcePolicy } from "./define";
 import { composable } from "../compose";
 
 const NAME = "budget-alert-thresholds";
 const THRESHOLDS_KEY: keyof BudgetAlertArgs = "thresholds";
 
+/** A threshold the configuration requires: a percent of the amount and a basis. */
+const RequiredThreshold = z.object({ percent: z.number().gt(0).max(1000), basis: ThresholdBasis }).strict();
+type RequiredThreshold = z.output<typeof RequiredThreshold>;
+
 export const ThresholdsConfig = z.object({
   requiredThresholds: z
-    .array(Threshold)
+    .array(RequiredThreshold)
     .max(MAX_THRESHOLDS)
     .default([{ percent: 100, basis: "actual" }])
     .describe("Thresholds every alert must have (same percent and basis)."),
@@ -33,8 +37,16 @@ export const ThresholdsConfig = z.object({
 });
 export type ThresholdsConfig = z.output<typeof ThresholdsConfig>;
 
-const same = (a: AlertThreshold, b: AlertThreshold) => a.percent === b.percent && a.basis === b.basis;
-const show = (t: AlertThreshold) => `{ percent: ${t.percent}, basis: "${t.basis}" }`;
+/**
+ * A declared threshold meets a required one when the basis agrees and so does the level: the same percent,
+ * or (issue 27) an absolute amount equal to that percent of the alert's amount, to the cent.
+ */
+function meets(t: AlertThreshold, r: RequiredThreshold, amount: Maybe<number>): boolean {
+  if (t.basis !== r.basis) return false;
+  if (t.percent !== undefined) return t.percent === r.percent;
+  return amount !== UNKNOWN && t.amount !== undefined && Math.round(t.amount * 100) === Math.round(amount * r.percent);
+}
+const show = (t: RequiredThreshold) => `{ percent: ${t.percent}, basis: "${t.basis}" }`;
 
 /** Only a fully known list can be missing something: an unknown element might be the required one. */
 function knownList(alert: AlertView): AlertThreshold[] | undefined {
@@ -47,7 +59,7 @@ export function checkThresholds(alert: AlertView, config: ThresholdsConfig): str
   const list = knownList(alert);
   if (!list) return [];
   const messages = config.requiredThresholds
-    .filter((r) => !list.some((t) => same(t, r)))
+    .filter((r) => !list.some((t) => meets(t, r, alert.amount)))
     .map((r) => `the required threshold ${show(r)} is missing: add it to thresholds`);
   const forecasts = list.filter((t) => t.basis === "forecast").length;
   if (forecasts < config.minForecastThresholds) {
@@ -62,9 +74,9 @@ export function checkThresholds(alert: AlertView, config: ThresholdsConfig): str
 export function remediatedThresholds(alert: AlertView, config: ThresholdsConfig): AlertThreshold[] | undefined {
   const list = knownList(alert);
   if (!list) return undefined;
-  const result = [...list];
-  const add = (t: AlertThreshold) => {
-    if (result.length < MAX_THRESHOLDS && !result.some((x) => same(x, t))) result.push(t);
+  const result: AlertThreshold[] = [...list];
+  const add = (t: RequiredThreshold) => {
+    if (result.length < MAX_THRESHOLDS && !result.some((x) => meets(x, t, alert.amount))) result.push(t);
   };
   config.requiredThresholds.forEach(add);
   for (const percent of config.remediationForecastPercents) {

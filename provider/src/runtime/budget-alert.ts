@@ -2,7 +2,7 @@ import { AlertId, AlertInput, alertRules, z } from "@cloudcost/api";
 import type { BudgetAlert } from "@cloudcost/api";
 import { BUDGET_ALERT_DEFAULTS } from "../budget-alert-defaults";
 import { ruleFailures } from "./failures";
-import { emailSet, inCents, nullsDropped, objectSet, type Props } from "./normalise";
+import { costFilters, emailSet, inCents, nullsDropped, plannedAmountSet, thresholdSet, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
 const schema = AlertInput.extend({ adoptId: AlertId.optional() });
@@ -24,12 +24,15 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   writeOnly: ["webhookUrl"],
   normalise(props) {
     const p: Props = { ...BUDGET_ALERT_DEFAULTS, ...nullsDropped(props) };
-    return {
+    // A set that normalises to none (an empty filter, no planned amounts) is left out, as if never written.
+    return nullsDropped({
       ...p,
       amount: inCents(p.amount),
-      thresholds: objectSet(p.thresholds, ["basis", "percent"]),
+      thresholds: thresholdSet(p.thresholds),
       recipients: emailSet(p.recipients ?? []),
-    };
+      filters: costFilters(p.filters),
+      plannedAmounts: plannedAmountSet(p.plannedAmounts),
+    });
   },
   crossFieldFailures: (c) => ruleFailures(alertRules, c),
   outputs: ({ id: _id, ...rest }) => rest,

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { ApiError, type z } from "@cloudcost/api";
+import { ApiError, z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
 import { currentClient, useStackConfig } from "./clients";
 import { checkedApiUrl, type ConfigLookup } from "./settings";
@@ -50,10 +50,10 @@ function schemaOfKnown(schema: z.ZodObject, unknownKeys: readonly string[]): z.Z
   const key = [...unknownKeys].sort().join(",");
   let picked = byKeys.get(key);
   if (!picked) {
-    picked = schema.omit(
-      Object.fromEntries(unknownKeys.filter((k) => k in schema.shape).map((k) => [k, true])) as Record<string, true> &
-        Record<number, never>,
-    );
+    // Rebuilt from the shape, not `schema.omit`: zod refuses omit on a schema with refinements (the contract's
+    // cross-field rules, issue 27), and those rules cannot be judged while a field they read is unknown anyway.
+    const known = Object.entries(schema.shape).filter(([k]) => !unknownKeys.includes(k));
+    picked = z.object(Object.fromEntries(known)).strict();
     byKeys.set(key, picked);
   }
   return picked;

@@ -57,3 +57,65 @@ export function inCents(value: unknown): unknown {
   const cents = Math.round(value * 100);
   return Math.abs(value * 100 - cents) < 1e-6 ? cents / 100 : value;
 }
+
+const isPlainObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Azure subscription IDs are GUIDs and compare case-insensitively; other account IDs as written. */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const accountIdCanon = (s: string): string => (GUID.test(s) ? s.toLowerCase() : s);
+
+/** A list input where an empty list means the same as none: `[]` becomes absent (issue 27: Vantage #151's drift). */
+const noneIfEmpty = (value: unknown): unknown => (Array.isArray(value) && value.length === 0 ? undefined : value);
+
+/** Tag conditions: a set by content, each one's values a set, sorted by key. */
+function tagSet(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every(isPlainObject)) return value;
+  return objectSet(
+    value.map((t) => ({ ...t, values: stringSet(t.values) })),
+    ["key"],
+  );
+}
+
+/**
+ * Cost filters in one spelling: every list a set, an empty list the same as none, and a filter with no
+ * condition left the same as no filter — so a service that answers `{}` or empty lists for "no filter"
+ * never shows as drift. Anything that is not an object is returned for the contract schema to refuse.
+ */
+export function costFilters(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const out: Props = {};
+  for (const [key, list] of Object.entries(value)) {
+    const canon = key === "tags" ? tagSet(list) : stringSet(list, key === "accountIds" ? accountIdCanon : undefined);
+    const kept = noneIfEmpty(canon);
+    if (kept !== undefined && kept !== null) out[key] = kept;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/**
+ * Alert thresholds: a set by content (sorted by basis, percent, amount), money in cents, a threshold's own
+ * recipients a set. Its `recipients: []` is kept: the contract reads it as "nobody by e-mail" (webhook
+ * only), unlike null or absent, which send to the alert's recipients.
+ */
+export function thresholdSet(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every(isPlainObject)) return value;
+  const each = value.map((t) => {
+    const { recipients, amount, ...rest } = nullsDropped(t);
+    const canon: Props = { ...rest };
+    if (amount !== undefined) canon.amount = inCents(amount);
+    if (recipients !== undefined) canon.recipients = emailSet(recipients);
+    return canon;
+  });
+  return objectSet(each, ["basis", "percent", "amount"]);
+}
+
+/** Planned amounts: a set by period start, money in cents; an empty list is none. */
+export function plannedAmountSet(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every(isPlainObject)) return noneIfEmpty(value);
+  return noneIfEmpty(
+    objectSet(
+      value.map((p) => ({ ...p, amount: inCents(p.amount) })),
+      ["periodStart"],
+    ),
+  );
+}

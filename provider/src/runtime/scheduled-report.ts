@@ -1,7 +1,7 @@
 import { ReportId, ReportInput, reportRules, z } from "@cloudcost/api";
 import type { ScheduledReport } from "@cloudcost/api";
 import { ruleFailures } from "./failures";
-import { emailSet, nullsDropped, type Props } from "./normalise";
+import { costFilters, emailSet, nullsDropped, type Props } from "./normalise";
 import { apiBody, comparedInputs, pick, type ResourceSpec } from "./resource-spec";
 
 const schema = ReportInput.extend({ adoptId: ReportId.optional() });
@@ -16,11 +16,13 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
   typeName: "ScheduledReport",
   schema,
   diffKeys,
+  /** As BudgetAlert's: the service need not echo the secret webhook; the value last sent stands for it. */
+  writeOnly: ["webhookUrl"],
   normalise(props) {
     const p = nullsDropped(props);
     // A day field that does not apply is null in the service's answer and absent in a program: the same.
     const schedule = isPlainObject(p.schedule) ? nullsDropped(p.schedule) : p.schedule;
-    return { ...p, schedule, recipients: emailSet(p.recipients) };
+    return nullsDropped({ ...p, schedule, recipients: emailSet(p.recipients), filters: costFilters(p.filters) });
   },
   crossFieldFailures: (c) => ruleFailures(reportRules, c),
   outputs: ({ id: _id, ...rest }) => rest,

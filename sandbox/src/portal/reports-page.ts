@@ -14,6 +14,7 @@ import {
   textareaField,
   type FormState,
 } from "./form-controls";
+import { filterFields, filtersCandidate, filtersForm, filtersText } from "./filter-fields";
 import { coverOptions, registerGroupScopedPages, scopeName } from "./group-scoped-pages";
 import type { PortalView } from "./portal-page";
 import { timeText } from "./time-text";
@@ -27,6 +28,7 @@ function schedule(r: ScheduledReport): string {
 /** Blank day fields are absent, so the schema says which one the chosen frequency requires or refuses (as the API does). */
 function candidate(form: Readonly<Record<string, unknown>>): unknown {
   const dayOfWeek = text(form, "dayOfWeek");
+  const webhook = text(form, "webhookUrl").trim();
   return {
     name: optionalText(form, "name"),
     report: optionalText(form, "report"),
@@ -40,6 +42,8 @@ function candidate(form: Readonly<Record<string, unknown>>): unknown {
     },
     format: optionalText(form, "format"),
     recipients: listField(form, "recipients"),
+    webhookUrl: webhook === "" ? null : webhook,
+    filters: filtersCandidate(form),
     enabled: text(form, "enabled") !== "",
   };
 }
@@ -58,6 +62,8 @@ const formOf = (r: ScheduledReport): Record<string, unknown> => ({
   timezone: r.schedule.timezone,
   format: r.format,
   recipients: r.recipients.join("\n"),
+  webhookUrl: r.webhookUrl ?? "",
+  ...filtersForm(r.filters),
   enabled: r.enabled ? "on" : "",
 });
 
@@ -67,6 +73,7 @@ function fields(view: PortalView, state: FormState): SafeHtml {
   return html`${inputField(state, { name: "name", label: "Name", required: true })}
 ${selectField(state, { name: "report", label: "Report", options: choices(ReportKind.options) })}
 ${selectField(state, { name: "groupId", label: "Covers", options: coverOptions(view) })}
+${filterFields(state, "Filters (count only this spend; blank lists: all; none for budget_status, where each alert's own apply)")}
 <fieldset><legend>Schedule</legend>
 ${selectField(state, { name: "frequency", label: "Frequency", options: choices(Frequency.options) })}
 ${selectField(state, { name: "dayOfWeek", label: "Day of the week", hint: "weekly only", options: [["", "—"], ...choices(DayOfWeek.options)] })}
@@ -74,7 +81,8 @@ ${inputField(state, { name: "dayOfMonth", label: "Day of the month", hint: "mont
 ${inputField(state, { name: "time", label: "Time", hint: "HH:MM, 24-hour" })}
 ${inputField(state, { name: "timezone", label: "Time zone", hint: "IANA name, e.g. Europe/Berlin" })}</fieldset>
 ${selectField(state, { name: "format", label: "Format", options: choices(ReportFormat.options) })}
-${textareaField(state, { name: "recipients", label: "Recipients", hint: "e-mail addresses, one per line" })}
+${textareaField(state, { name: "recipients", label: "Recipients", hint: "e-mail addresses, one per line; may be empty when a webhook is set" })}
+${inputField(state, { name: "webhookUrl", label: "Webhook URL", type: "url", hint: "optional; receives every run's rows (a spend feed); https, or http to localhost" })}
 ${checkboxField(state, { name: "enabled", label: "Enabled" })}`;
 }
 
@@ -82,10 +90,10 @@ function reportRow(view: PortalView, r: ScheduledReport): (SafeHtml | string)[] 
   return [
     r.name,
     r.report,
-    scopeName(view, r.groupId),
+    `${scopeName(view, r.groupId)}; ${filtersText(r.filters)}`,
     schedule(r),
     r.format,
-    r.recipients.join(", "),
+    [...r.recipients, ...(r.webhookUrl === null ? [] : ["webhook"])].join(", ") || "—",
     r.nextRunAt === null ? "disabled" : timeText(Date.parse(r.nextRunAt), Date.now()),
   ];
 }
