@@ -47,9 +47,17 @@ export class BudgetAlert extends pulumi.CustomResource {
     }
 
     /**
+     * enabled and today within `startDate`…`endDate`: the alert evaluates and fires
+     */
+    declare public /*out*/ readonly active: pulumi.Output<boolean>;
+    /**
      * in whole cents
      */
     declare public readonly amount: pulumi.Output<number>;
+    /**
+     * `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+     */
+    declare public readonly autoAdjust: pulumi.Output<outputs.BudgetAlertAutoAdjust | undefined>;
     /**
      * ISO 8601 time (UTC)
      */
@@ -59,13 +67,29 @@ export class BudgetAlert extends pulumi.CustomResource {
      */
     declare public readonly currency: pulumi.Output<string>;
     /**
-     * spend of the alert's scope in the current period so far, in `spendCurrency` (read on every refresh)
+     * spend of the alert's scope and filters in the current period so far, in `spendCurrency` (read on every refresh)
      */
     declare public /*out*/ readonly currentSpend: pulumi.Output<number>;
+    /**
+     * the budget of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`; computed by the service, never an input, so a change of it (a new period, new history) is never a diff
+     */
+    declare public /*out*/ readonly effectiveAmount: pulumi.Output<number>;
+    /**
+     * where `effectiveAmount` came from
+     */
+    declare public /*out*/ readonly effectiveAmountSource: pulumi.Output<string>;
     /**
      * a disabled alert notifies no one
      */
     declare public readonly enabled: pulumi.Output<boolean>;
+    /**
+     * `YYYY-MM-DD`, not before `startDate`; the last day the alert is active
+     */
+    declare public readonly endDate: pulumi.Output<string | undefined>;
+    /**
+     * the canonical filters: lists sorted, empty lists left out (`{}`: none)
+     */
+    declare public readonly filters: pulumi.Output<outputs.BudgetAlertFilters>;
     /**
      * forecast spend of the scope for the whole current period, in `spendCurrency`
      */
@@ -95,6 +119,10 @@ export class BudgetAlert extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly periodStart: pulumi.Output<string>;
     /**
+     * sorted by `periodStart`
+     */
+    declare public readonly plannedAmounts: pulumi.Output<outputs.BudgetAlertPlannedAmount[]>;
+    /**
      * lower-cased and sorted
      */
     declare public readonly recipients: pulumi.Output<string[]>;
@@ -103,7 +131,11 @@ export class BudgetAlert extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly spendCurrency: pulumi.Output<string>;
     /**
-     * sorted by basis, then percent
+     * `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement)
+     */
+    declare public readonly startDate: pulumi.Output<string | undefined>;
+    /**
+     * sorted by basis, then percent, then amount; `recipients` `null` when the alert's apply
      */
     declare public readonly thresholds: pulumi.Output<outputs.BudgetAlertThreshold[]>;
     /**
@@ -133,16 +165,24 @@ export class BudgetAlert extends pulumi.CustomResource {
                 throw new Error("Missing required property 'name'");
             }
             resourceInputs["amount"] = args?.amount;
+            resourceInputs["autoAdjust"] = args?.autoAdjust;
             resourceInputs["currency"] = args?.currency;
             resourceInputs["enabled"] = args?.enabled;
+            resourceInputs["endDate"] = args?.endDate;
+            resourceInputs["filters"] = args?.filters;
             resourceInputs["groupId"] = args?.groupId;
             resourceInputs["name"] = args?.name;
             resourceInputs["period"] = args?.period;
+            resourceInputs["plannedAmounts"] = args?.plannedAmounts;
             resourceInputs["recipients"] = args?.recipients;
+            resourceInputs["startDate"] = args?.startDate;
             resourceInputs["thresholds"] = args?.thresholds;
             resourceInputs["webhookUrl"] = args?.webhookUrl ? pulumi.secret(args.webhookUrl) : undefined;
+            resourceInputs["active"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["currentSpend"] = undefined /*out*/;
+            resourceInputs["effectiveAmount"] = undefined /*out*/;
+            resourceInputs["effectiveAmountSource"] = undefined /*out*/;
             resourceInputs["forecastedSpend"] = undefined /*out*/;
             resourceInputs["organization"] = undefined /*out*/;
             resourceInputs["periodEnd"] = undefined /*out*/;
@@ -150,11 +190,17 @@ export class BudgetAlert extends pulumi.CustomResource {
             resourceInputs["spendCurrency"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
+            resourceInputs["active"] = undefined /*out*/;
             resourceInputs["amount"] = undefined /*out*/;
+            resourceInputs["autoAdjust"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["currency"] = undefined /*out*/;
             resourceInputs["currentSpend"] = undefined /*out*/;
+            resourceInputs["effectiveAmount"] = undefined /*out*/;
+            resourceInputs["effectiveAmountSource"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["endDate"] = undefined /*out*/;
+            resourceInputs["filters"] = undefined /*out*/;
             resourceInputs["forecastedSpend"] = undefined /*out*/;
             resourceInputs["groupId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
@@ -162,8 +208,10 @@ export class BudgetAlert extends pulumi.CustomResource {
             resourceInputs["period"] = undefined /*out*/;
             resourceInputs["periodEnd"] = undefined /*out*/;
             resourceInputs["periodStart"] = undefined /*out*/;
+            resourceInputs["plannedAmounts"] = undefined /*out*/;
             resourceInputs["recipients"] = undefined /*out*/;
             resourceInputs["spendCurrency"] = undefined /*out*/;
+            resourceInputs["startDate"] = undefined /*out*/;
             resourceInputs["thresholds"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
             resourceInputs["webhookUrl"] = undefined /*out*/;
@@ -184,6 +232,10 @@ export interface BudgetAlertArgs {
      */
     amount: pulumi.Input<number>;
     /**
+     * `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+     */
+    autoAdjust?: pulumi.Input<inputs.BudgetAlertAutoAdjustArgs | undefined>;
+    /**
      * an ISO 4217 code, upper case; default: "USD"
      */
     currency?: pulumi.Input<string | undefined>;
@@ -191,6 +243,14 @@ export interface BudgetAlertArgs {
      * a disabled alert notifies no one; default: true
      */
     enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+     */
+    endDate?: pulumi.Input<string | undefined>;
+    /**
+     * counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+     */
+    filters?: pulumi.Input<inputs.BudgetAlertFiltersArgs | undefined>;
     /**
      * the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
      */
@@ -204,11 +264,19 @@ export interface BudgetAlertArgs {
      */
     period?: pulumi.Input<string | undefined>;
     /**
+     * at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
+     */
+    plannedAmounts?: pulumi.Input<pulumi.Input<inputs.BudgetAlertPlannedAmountArgs>[] | undefined>;
+    /**
      * at most 50 e-mail addresses, lower-cased, no duplicates; default: []
      */
     recipients?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * 1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+     * `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+     */
+    startDate?: pulumi.Input<string | undefined>;
+    /**
+     * 1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
      */
     thresholds?: pulumi.Input<pulumi.Input<inputs.BudgetAlertThresholdArgs>[] | undefined>;
     /**

@@ -12,21 +12,32 @@ import * as utilities from "./utilities";
 export function getCostByDay(args: GetCostByDayArgs, opts?: pulumi.InvokeOptions): Promise<GetCostByDayResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("cloudcost:index:getCostByDay", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostByDayArgs {
+    accountIds?: string[];
     from: string;
     groupId?: string;
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tag?: string[];
     to: string;
 }
 
 export interface GetCostByDayResult {
     readonly currency: string;
     readonly days: outputs.CostByDayDay[];
+    readonly filters: any;
     readonly from: string;
     readonly groupId?: string;
     readonly to: string;
@@ -38,14 +49,24 @@ export interface GetCostByDayResult {
 export function getCostByDayOutput(args: GetCostByDayOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCostByDayResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("cloudcost:index:getCostByDay", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostByDayOutputArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     from: pulumi.Input<string>;
     groupId?: pulumi.Input<string | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tag?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     to: pulumi.Input<string>;
 }

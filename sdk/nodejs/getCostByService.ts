@@ -12,20 +12,31 @@ import * as utilities from "./utilities";
 export function getCostByService(args: GetCostByServiceArgs, opts?: pulumi.InvokeOptions): Promise<GetCostByServiceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("cloudcost:index:getCostByService", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostByServiceArgs {
+    accountIds?: string[];
     from: string;
     groupId?: string;
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tag?: string[];
     to: string;
 }
 
 export interface GetCostByServiceResult {
     readonly currency: string;
+    readonly filters: any;
     readonly from: string;
     readonly groupId?: string;
     readonly items: outputs.CostByServiceItem[];
@@ -38,14 +49,24 @@ export interface GetCostByServiceResult {
 export function getCostByServiceOutput(args: GetCostByServiceOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCostByServiceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("cloudcost:index:getCostByService", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostByServiceOutputArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     from: pulumi.Input<string>;
     groupId?: pulumi.Input<string | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tag?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     to: pulumi.Input<string>;
 }

@@ -12,15 +12,25 @@ import * as utilities from "./utilities";
 export function getCostComparison(args: GetCostComparisonArgs, opts?: pulumi.InvokeOptions): Promise<GetCostComparisonResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("cloudcost:index:getCostComparison", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostComparisonArgs {
+    accountIds?: string[];
     from: string;
     groupId?: string;
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tag?: string[];
     to: string;
 }
 
@@ -30,6 +40,7 @@ export interface GetCostComparisonResult {
     readonly changePercent?: number;
     readonly currency: string;
     readonly current: outputs.CostComparisonCurrent;
+    readonly filters: any;
     readonly from: string;
     readonly groupId?: string;
     readonly previous: outputs.CostComparisonCurrent;
@@ -41,14 +52,24 @@ export interface GetCostComparisonResult {
 export function getCostComparisonOutput(args: GetCostComparisonOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCostComparisonResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("cloudcost:index:getCostComparison", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostComparisonOutputArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     from: pulumi.Input<string>;
     groupId?: pulumi.Input<string | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tag?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     to: pulumi.Input<string>;
 }

@@ -12,15 +12,25 @@ import * as utilities from "./utilities";
 export function getCostForecast(args: GetCostForecastArgs, opts?: pulumi.InvokeOptions): Promise<GetCostForecastResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("cloudcost:index:getCostForecast", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostForecastArgs {
+    accountIds?: string[];
     from: string;
     groupId?: string;
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tag?: string[];
     to: string;
 }
 
@@ -28,6 +38,7 @@ export interface GetCostForecastResult {
     readonly actual: number;
     readonly currency: string;
     readonly days: outputs.CostForecastDay[];
+    readonly filters: any;
     readonly from: string;
     readonly groupId?: string;
     readonly lower: number;
@@ -42,14 +53,24 @@ export interface GetCostForecastResult {
 export function getCostForecastOutput(args: GetCostForecastOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCostForecastResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("cloudcost:index:getCostForecast", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostForecastOutputArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     from: pulumi.Input<string>;
     groupId?: pulumi.Input<string | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tag?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     to: pulumi.Input<string>;
 }

@@ -12,21 +12,32 @@ import * as utilities from "./utilities";
 export function getCostSummary(args: GetCostSummaryArgs, opts?: pulumi.InvokeOptions): Promise<GetCostSummaryResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("cloudcost:index:getCostSummary", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostSummaryArgs {
+    accountIds?: string[];
     from: string;
     groupId?: string;
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tag?: string[];
     to: string;
 }
 
 export interface GetCostSummaryResult {
     readonly byProvider: outputs.CostSummaryByProvider[];
     readonly currency: string;
+    readonly filters: any;
     readonly forecast: outputs.CostSummaryForecast;
     readonly from: string;
     readonly groupId?: string;
@@ -39,14 +50,24 @@ export interface GetCostSummaryResult {
 export function getCostSummaryOutput(args: GetCostSummaryOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCostSummaryResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("cloudcost:index:getCostSummary", {
+        "accountIds": args.accountIds,
         "from": args.from,
         "groupId": args.groupId,
+        "providers": args.providers,
+        "regions": args.regions,
+        "services": args.services,
+        "tag": args.tag,
         "to": args.to,
     }, opts);
 }
 
 export interface GetCostSummaryOutputArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     from: pulumi.Input<string>;
     groupId?: pulumi.Input<string | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tag?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     to: pulumi.Input<string>;
 }

@@ -55,6 +55,10 @@ export class ScheduledReport extends pulumi.CustomResource {
      */
     declare public readonly enabled: pulumi.Output<boolean>;
     /**
+     * the canonical filters (`{}`: none)
+     */
+    declare public readonly filters: pulumi.Output<outputs.BudgetAlertFilters>;
+    /**
      * one of `csv`, `pdf`
      */
     declare public readonly format: pulumi.Output<string>;
@@ -83,7 +87,7 @@ export class ScheduledReport extends pulumi.CustomResource {
      */
     declare public readonly recipients: pulumi.Output<string[]>;
     /**
-     * one of `summary`, `services`, `daily`, `forecast`, `comparison`; as input
+     * one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; as input
      */
     declare public readonly report: pulumi.Output<string>;
     /**
@@ -94,6 +98,10 @@ export class ScheduledReport extends pulumi.CustomResource {
      * ISO 8601 time (UTC) of the last change
      */
     declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
+    /**
+     * a secret output; when the service answers none, the value last sent stands for it
+     */
+    declare public readonly webhookUrl: pulumi.Output<string | undefined>;
 
     /**
      * Create a ScheduledReport resource with the given unique name, arguments, and options.
@@ -109,9 +117,6 @@ export class ScheduledReport extends pulumi.CustomResource {
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
             }
-            if (args?.recipients === undefined && !opts.urn) {
-                throw new Error("Missing required property 'recipients'");
-            }
             if (args?.report === undefined && !opts.urn) {
                 throw new Error("Missing required property 'report'");
             }
@@ -119,12 +124,14 @@ export class ScheduledReport extends pulumi.CustomResource {
                 throw new Error("Missing required property 'schedule'");
             }
             resourceInputs["enabled"] = args?.enabled;
+            resourceInputs["filters"] = args?.filters;
             resourceInputs["format"] = args?.format;
             resourceInputs["groupId"] = args?.groupId;
             resourceInputs["name"] = args?.name;
             resourceInputs["recipients"] = args?.recipients;
             resourceInputs["report"] = args?.report;
             resourceInputs["schedule"] = args?.schedule;
+            resourceInputs["webhookUrl"] = args?.webhookUrl ? pulumi.secret(args.webhookUrl) : undefined;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["lastRunAt"] = undefined /*out*/;
             resourceInputs["nextRunAt"] = undefined /*out*/;
@@ -133,6 +140,7 @@ export class ScheduledReport extends pulumi.CustomResource {
         } else {
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["filters"] = undefined /*out*/;
             resourceInputs["format"] = undefined /*out*/;
             resourceInputs["groupId"] = undefined /*out*/;
             resourceInputs["lastRunAt"] = undefined /*out*/;
@@ -143,8 +151,11 @@ export class ScheduledReport extends pulumi.CustomResource {
             resourceInputs["report"] = undefined /*out*/;
             resourceInputs["schedule"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
+            resourceInputs["webhookUrl"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const secretOpts = { additionalSecretOutputs: ["webhookUrl"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         super(ScheduledReport.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -158,6 +169,10 @@ export interface ScheduledReportArgs {
      */
     enabled?: pulumi.Input<boolean | undefined>;
     /**
+     * as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
+     */
+    filters?: pulumi.Input<inputs.BudgetAlertFiltersArgs | undefined>;
+    /**
      * one of `csv`, `pdf`; default: "csv"
      */
     format?: pulumi.Input<string | undefined>;
@@ -170,15 +185,19 @@ export interface ScheduledReportArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * 1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
+     * at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
      */
-    recipients: pulumi.Input<pulumi.Input<string>[]>;
+    recipients?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+     * one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
      */
     report: pulumi.Input<string>;
     /**
      * one of three shapes, chosen by `frequency`
      */
     schedule: pulumi.Input<inputs.ScheduledReportScheduleArgs>;
+    /**
+     * receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
+     */
+    webhookUrl?: pulumi.Input<string | undefined>;
 }

@@ -16,16 +16,28 @@ import (
 type BudgetAlert struct {
 	pulumi.CustomResourceState
 
+	// enabled and today within `startDate`…`endDate`: the alert evaluates and fires
+	Active pulumi.BoolOutput `pulumi:"active"`
 	// in whole cents
 	Amount pulumi.Float64Output `pulumi:"amount"`
+	// `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+	AutoAdjust BudgetAlertAutoAdjustPtrOutput `pulumi:"autoAdjust"`
 	// ISO 8601 time (UTC)
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// an ISO 4217 code, upper case
 	Currency pulumi.StringOutput `pulumi:"currency"`
-	// spend of the alert's scope in the current period so far, in `spendCurrency` (read on every refresh)
+	// spend of the alert's scope and filters in the current period so far, in `spendCurrency` (read on every refresh)
 	CurrentSpend pulumi.Float64Output `pulumi:"currentSpend"`
+	// the budget of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`; computed by the service, never an input, so a change of it (a new period, new history) is never a diff
+	EffectiveAmount pulumi.Float64Output `pulumi:"effectiveAmount"`
+	// where `effectiveAmount` came from
+	EffectiveAmountSource pulumi.StringOutput `pulumi:"effectiveAmountSource"`
 	// a disabled alert notifies no one
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
+	// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active
+	EndDate pulumi.StringPtrOutput `pulumi:"endDate"`
+	// the canonical filters: lists sorted, empty lists left out (`{}`: none)
+	Filters BudgetAlertFiltersOutput `pulumi:"filters"`
 	// forecast spend of the scope for the whole current period, in `spendCurrency`
 	ForecastedSpend pulumi.Float64Output `pulumi:"forecastedSpend"`
 	// `null` for an organization-wide budget
@@ -40,11 +52,15 @@ type BudgetAlert struct {
 	PeriodEnd pulumi.StringOutput `pulumi:"periodEnd"`
 	// first day of the current period (`YYYY-MM-DD`)
 	PeriodStart pulumi.StringOutput `pulumi:"periodStart"`
+	// sorted by `periodStart`
+	PlannedAmounts BudgetAlertPlannedAmountArrayOutput `pulumi:"plannedAmounts"`
 	// lower-cased and sorted
 	Recipients pulumi.StringArrayOutput `pulumi:"recipients"`
 	// the organization's billing currency
 	SpendCurrency pulumi.StringOutput `pulumi:"spendCurrency"`
-	// sorted by basis, then percent
+	// `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement)
+	StartDate pulumi.StringPtrOutput `pulumi:"startDate"`
+	// sorted by basis, then percent, then amount; `recipients` `null` when the alert's apply
 	Thresholds BudgetAlertThresholdArrayOutput `pulumi:"thresholds"`
 	// ISO 8601 time (UTC) of the last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -113,19 +129,29 @@ func BudgetAlertExists(ctx *pulumi.Context,
 type budgetAlertArgs struct {
 	// > 0 and ≤ 10¹², at most two decimal places (a value within float noise of a cent value is that value: `0.1 + 0.2` is `0.3`)
 	Amount float64 `pulumi:"amount"`
+	// `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+	AutoAdjust *BudgetAlertAutoAdjust `pulumi:"autoAdjust"`
 	// an ISO 4217 code, upper case; default: "USD"
 	Currency *string `pulumi:"currency"`
 	// a disabled alert notifies no one; default: true
 	Enabled *bool `pulumi:"enabled"`
+	// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+	EndDate *string `pulumi:"endDate"`
+	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+	Filters *BudgetAlertFilters `pulumi:"filters"`
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId *string `pulumi:"groupId"`
 	// not blank, 1–100 characters
 	Name string `pulumi:"name"`
 	// one of `monthly`, `quarterly`, `annual`; calendar periods in UTC; default: "monthly"
 	Period *string `pulumi:"period"`
+	// at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
+	PlannedAmounts []BudgetAlertPlannedAmount `pulumi:"plannedAmounts"`
 	// at most 50 e-mail addresses, lower-cased, no duplicates; default: []
 	Recipients []string `pulumi:"recipients"`
-	// 1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+	// `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+	StartDate *string `pulumi:"startDate"`
+	// 1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
 	Thresholds []BudgetAlertThreshold `pulumi:"thresholds"`
 	// an absolute URL of at most 2,048 characters; https (plain http only to `localhost`, `127.0.0.1` or `[::1]`); encrypted in state
 	WebhookUrl *string `pulumi:"webhookUrl"`
@@ -135,19 +161,29 @@ type budgetAlertArgs struct {
 type BudgetAlertArgs struct {
 	// > 0 and ≤ 10¹², at most two decimal places (a value within float noise of a cent value is that value: `0.1 + 0.2` is `0.3`)
 	Amount pulumi.Float64Input
+	// `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+	AutoAdjust BudgetAlertAutoAdjustPtrInput
 	// an ISO 4217 code, upper case; default: "USD"
 	Currency pulumi.StringPtrInput
 	// a disabled alert notifies no one; default: true
 	Enabled pulumi.BoolPtrInput
+	// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+	EndDate pulumi.StringPtrInput
+	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+	Filters BudgetAlertFiltersPtrInput
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId pulumi.StringPtrInput
 	// not blank, 1–100 characters
 	Name pulumi.StringInput
 	// one of `monthly`, `quarterly`, `annual`; calendar periods in UTC; default: "monthly"
 	Period pulumi.StringPtrInput
+	// at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
+	PlannedAmounts BudgetAlertPlannedAmountArrayInput
 	// at most 50 e-mail addresses, lower-cased, no duplicates; default: []
 	Recipients pulumi.StringArrayInput
-	// 1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+	// `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+	StartDate pulumi.StringPtrInput
+	// 1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
 	Thresholds BudgetAlertThresholdArrayInput
 	// an absolute URL of at most 2,048 characters; https (plain http only to `localhost`, `127.0.0.1` or `[::1]`); encrypted in state
 	WebhookUrl pulumi.StringPtrInput
@@ -240,9 +276,19 @@ func (o BudgetAlertOutput) ToBudgetAlertOutputWithContext(ctx context.Context) B
 	return o
 }
 
+// enabled and today within `startDate`…`endDate`: the alert evaluates and fires
+func (o BudgetAlertOutput) Active() pulumi.BoolOutput {
+	return o.ApplyT(func(v *BudgetAlert) pulumi.BoolOutput { return v.Active }).(pulumi.BoolOutput)
+}
+
 // in whole cents
 func (o BudgetAlertOutput) Amount() pulumi.Float64Output {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.Float64Output { return v.Amount }).(pulumi.Float64Output)
+}
+
+// `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+func (o BudgetAlertOutput) AutoAdjust() BudgetAlertAutoAdjustPtrOutput {
+	return o.ApplyT(func(v *BudgetAlert) BudgetAlertAutoAdjustPtrOutput { return v.AutoAdjust }).(BudgetAlertAutoAdjustPtrOutput)
 }
 
 // ISO 8601 time (UTC)
@@ -255,14 +301,34 @@ func (o BudgetAlertOutput) Currency() pulumi.StringOutput {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.StringOutput { return v.Currency }).(pulumi.StringOutput)
 }
 
-// spend of the alert's scope in the current period so far, in `spendCurrency` (read on every refresh)
+// spend of the alert's scope and filters in the current period so far, in `spendCurrency` (read on every refresh)
 func (o BudgetAlertOutput) CurrentSpend() pulumi.Float64Output {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.Float64Output { return v.CurrentSpend }).(pulumi.Float64Output)
+}
+
+// the budget of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`; computed by the service, never an input, so a change of it (a new period, new history) is never a diff
+func (o BudgetAlertOutput) EffectiveAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v *BudgetAlert) pulumi.Float64Output { return v.EffectiveAmount }).(pulumi.Float64Output)
+}
+
+// where `effectiveAmount` came from
+func (o BudgetAlertOutput) EffectiveAmountSource() pulumi.StringOutput {
+	return o.ApplyT(func(v *BudgetAlert) pulumi.StringOutput { return v.EffectiveAmountSource }).(pulumi.StringOutput)
 }
 
 // a disabled alert notifies no one
 func (o BudgetAlertOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active
+func (o BudgetAlertOutput) EndDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BudgetAlert) pulumi.StringPtrOutput { return v.EndDate }).(pulumi.StringPtrOutput)
+}
+
+// the canonical filters: lists sorted, empty lists left out (`{}`: none)
+func (o BudgetAlertOutput) Filters() BudgetAlertFiltersOutput {
+	return o.ApplyT(func(v *BudgetAlert) BudgetAlertFiltersOutput { return v.Filters }).(BudgetAlertFiltersOutput)
 }
 
 // forecast spend of the scope for the whole current period, in `spendCurrency`
@@ -300,6 +366,11 @@ func (o BudgetAlertOutput) PeriodStart() pulumi.StringOutput {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.StringOutput { return v.PeriodStart }).(pulumi.StringOutput)
 }
 
+// sorted by `periodStart`
+func (o BudgetAlertOutput) PlannedAmounts() BudgetAlertPlannedAmountArrayOutput {
+	return o.ApplyT(func(v *BudgetAlert) BudgetAlertPlannedAmountArrayOutput { return v.PlannedAmounts }).(BudgetAlertPlannedAmountArrayOutput)
+}
+
 // lower-cased and sorted
 func (o BudgetAlertOutput) Recipients() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.StringArrayOutput { return v.Recipients }).(pulumi.StringArrayOutput)
@@ -310,7 +381,12 @@ func (o BudgetAlertOutput) SpendCurrency() pulumi.StringOutput {
 	return o.ApplyT(func(v *BudgetAlert) pulumi.StringOutput { return v.SpendCurrency }).(pulumi.StringOutput)
 }
 
-// sorted by basis, then percent
+// `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement)
+func (o BudgetAlertOutput) StartDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BudgetAlert) pulumi.StringPtrOutput { return v.StartDate }).(pulumi.StringPtrOutput)
+}
+
+// sorted by basis, then percent, then amount; `recipients` `null` when the alert's apply
 func (o BudgetAlertOutput) Thresholds() BudgetAlertThresholdArrayOutput {
 	return o.ApplyT(func(v *BudgetAlert) BudgetAlertThresholdArrayOutput { return v.Thresholds }).(BudgetAlertThresholdArrayOutput)
 }

@@ -23,14 +23,20 @@ func GetCostByDay(ctx *pulumi.Context, args *GetCostByDayArgs, opts ...pulumi.In
 }
 
 type GetCostByDayArgs struct {
-	From    string  `pulumi:"from"`
-	GroupId *string `pulumi:"groupId"`
-	To      string  `pulumi:"to"`
+	AccountIds []string `pulumi:"accountIds"`
+	From       string   `pulumi:"from"`
+	GroupId    *string  `pulumi:"groupId"`
+	Providers  []string `pulumi:"providers"`
+	Regions    []string `pulumi:"regions"`
+	Services   []string `pulumi:"services"`
+	Tag        []string `pulumi:"tag"`
+	To         string   `pulumi:"to"`
 }
 
 type GetCostByDayResult struct {
 	Currency string         `pulumi:"currency"`
 	Days     []CostByDayDay `pulumi:"days"`
+	Filters  interface{}    `pulumi:"filters"`
 	From     string         `pulumi:"from"`
 	GroupId  *string        `pulumi:"groupId"`
 	To       string         `pulumi:"to"`
@@ -43,9 +49,14 @@ func GetCostByDayOutput(ctx *pulumi.Context, args GetCostByDayOutputArgs, opts .
 }
 
 type GetCostByDayOutputArgs struct {
-	From    pulumi.StringInput    `pulumi:"from"`
-	GroupId pulumi.StringPtrInput `pulumi:"groupId"`
-	To      pulumi.StringInput    `pulumi:"to"`
+	AccountIds pulumi.StringArrayInput `pulumi:"accountIds"`
+	From       pulumi.StringInput      `pulumi:"from"`
+	GroupId    pulumi.StringPtrInput   `pulumi:"groupId"`
+	Providers  pulumi.StringArrayInput `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput `pulumi:"regions"`
+	Services   pulumi.StringArrayInput `pulumi:"services"`
+	Tag        pulumi.StringArrayInput `pulumi:"tag"`
+	To         pulumi.StringInput      `pulumi:"to"`
 }
 
 func (GetCostByDayOutputArgs) ElementType() reflect.Type {
@@ -72,6 +83,10 @@ func (o GetCostByDayResultOutput) Currency() pulumi.StringOutput {
 
 func (o GetCostByDayResultOutput) Days() CostByDayDayArrayOutput {
 	return o.ApplyT(func(v GetCostByDayResult) []CostByDayDay { return v.Days }).(CostByDayDayArrayOutput)
+}
+
+func (o GetCostByDayResultOutput) Filters() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetCostByDayResult) interface{} { return v.Filters }).(pulumi.AnyOutput)
 }
 
 func (o GetCostByDayResultOutput) From() pulumi.StringOutput {

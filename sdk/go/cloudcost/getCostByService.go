@@ -23,13 +23,19 @@ func GetCostByService(ctx *pulumi.Context, args *GetCostByServiceArgs, opts ...p
 }
 
 type GetCostByServiceArgs struct {
-	From    string  `pulumi:"from"`
-	GroupId *string `pulumi:"groupId"`
-	To      string  `pulumi:"to"`
+	AccountIds []string `pulumi:"accountIds"`
+	From       string   `pulumi:"from"`
+	GroupId    *string  `pulumi:"groupId"`
+	Providers  []string `pulumi:"providers"`
+	Regions    []string `pulumi:"regions"`
+	Services   []string `pulumi:"services"`
+	Tag        []string `pulumi:"tag"`
+	To         string   `pulumi:"to"`
 }
 
 type GetCostByServiceResult struct {
 	Currency string              `pulumi:"currency"`
+	Filters  interface{}         `pulumi:"filters"`
 	From     string              `pulumi:"from"`
 	GroupId  *string             `pulumi:"groupId"`
 	Items    []CostByServiceItem `pulumi:"items"`
@@ -43,9 +49,14 @@ func GetCostByServiceOutput(ctx *pulumi.Context, args GetCostByServiceOutputArgs
 }
 
 type GetCostByServiceOutputArgs struct {
-	From    pulumi.StringInput    `pulumi:"from"`
-	GroupId pulumi.StringPtrInput `pulumi:"groupId"`
-	To      pulumi.StringInput    `pulumi:"to"`
+	AccountIds pulumi.StringArrayInput `pulumi:"accountIds"`
+	From       pulumi.StringInput      `pulumi:"from"`
+	GroupId    pulumi.StringPtrInput   `pulumi:"groupId"`
+	Providers  pulumi.StringArrayInput `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput `pulumi:"regions"`
+	Services   pulumi.StringArrayInput `pulumi:"services"`
+	Tag        pulumi.StringArrayInput `pulumi:"tag"`
+	To         pulumi.StringInput      `pulumi:"to"`
 }
 
 func (GetCostByServiceOutputArgs) ElementType() reflect.Type {
@@ -68,6 +79,10 @@ func (o GetCostByServiceResultOutput) ToGetCostByServiceResultOutputWithContext(
 
 func (o GetCostByServiceResultOutput) Currency() pulumi.StringOutput {
 	return o.ApplyT(func(v GetCostByServiceResult) string { return v.Currency }).(pulumi.StringOutput)
+}
+
+func (o GetCostByServiceResultOutput) Filters() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetCostByServiceResult) interface{} { return v.Filters }).(pulumi.AnyOutput)
 }
 
 func (o GetCostByServiceResultOutput) From() pulumi.StringOutput {

@@ -23,9 +23,14 @@ func GetCostComparison(ctx *pulumi.Context, args *GetCostComparisonArgs, opts ..
 }
 
 type GetCostComparisonArgs struct {
-	From    string  `pulumi:"from"`
-	GroupId *string `pulumi:"groupId"`
-	To      string  `pulumi:"to"`
+	AccountIds []string `pulumi:"accountIds"`
+	From       string   `pulumi:"from"`
+	GroupId    *string  `pulumi:"groupId"`
+	Providers  []string `pulumi:"providers"`
+	Regions    []string `pulumi:"regions"`
+	Services   []string `pulumi:"services"`
+	Tag        []string `pulumi:"tag"`
+	To         string   `pulumi:"to"`
 }
 
 type GetCostComparisonResult struct {
@@ -34,6 +39,7 @@ type GetCostComparisonResult struct {
 	ChangePercent *float64                   `pulumi:"changePercent"`
 	Currency      string                     `pulumi:"currency"`
 	Current       CostComparisonCurrent      `pulumi:"current"`
+	Filters       interface{}                `pulumi:"filters"`
 	From          string                     `pulumi:"from"`
 	GroupId       *string                    `pulumi:"groupId"`
 	Previous      CostComparisonCurrent      `pulumi:"previous"`
@@ -46,9 +52,14 @@ func GetCostComparisonOutput(ctx *pulumi.Context, args GetCostComparisonOutputAr
 }
 
 type GetCostComparisonOutputArgs struct {
-	From    pulumi.StringInput    `pulumi:"from"`
-	GroupId pulumi.StringPtrInput `pulumi:"groupId"`
-	To      pulumi.StringInput    `pulumi:"to"`
+	AccountIds pulumi.StringArrayInput `pulumi:"accountIds"`
+	From       pulumi.StringInput      `pulumi:"from"`
+	GroupId    pulumi.StringPtrInput   `pulumi:"groupId"`
+	Providers  pulumi.StringArrayInput `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput `pulumi:"regions"`
+	Services   pulumi.StringArrayInput `pulumi:"services"`
+	Tag        pulumi.StringArrayInput `pulumi:"tag"`
+	To         pulumi.StringInput      `pulumi:"to"`
 }
 
 func (GetCostComparisonOutputArgs) ElementType() reflect.Type {
@@ -87,6 +98,10 @@ func (o GetCostComparisonResultOutput) Currency() pulumi.StringOutput {
 
 func (o GetCostComparisonResultOutput) Current() CostComparisonCurrentOutput {
 	return o.ApplyT(func(v GetCostComparisonResult) CostComparisonCurrent { return v.Current }).(CostComparisonCurrentOutput)
+}
+
+func (o GetCostComparisonResultOutput) Filters() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetCostComparisonResult) interface{} { return v.Filters }).(pulumi.AnyOutput)
 }
 
 func (o GetCostComparisonResultOutput) From() pulumi.StringOutput {

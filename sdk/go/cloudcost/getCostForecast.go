@@ -23,15 +23,21 @@ func GetCostForecast(ctx *pulumi.Context, args *GetCostForecastArgs, opts ...pul
 }
 
 type GetCostForecastArgs struct {
-	From    string  `pulumi:"from"`
-	GroupId *string `pulumi:"groupId"`
-	To      string  `pulumi:"to"`
+	AccountIds []string `pulumi:"accountIds"`
+	From       string   `pulumi:"from"`
+	GroupId    *string  `pulumi:"groupId"`
+	Providers  []string `pulumi:"providers"`
+	Regions    []string `pulumi:"regions"`
+	Services   []string `pulumi:"services"`
+	Tag        []string `pulumi:"tag"`
+	To         string   `pulumi:"to"`
 }
 
 type GetCostForecastResult struct {
 	Actual    float64           `pulumi:"actual"`
 	Currency  string            `pulumi:"currency"`
 	Days      []CostForecastDay `pulumi:"days"`
+	Filters   interface{}       `pulumi:"filters"`
 	From      string            `pulumi:"from"`
 	GroupId   *string           `pulumi:"groupId"`
 	Lower     float64           `pulumi:"lower"`
@@ -47,9 +53,14 @@ func GetCostForecastOutput(ctx *pulumi.Context, args GetCostForecastOutputArgs, 
 }
 
 type GetCostForecastOutputArgs struct {
-	From    pulumi.StringInput    `pulumi:"from"`
-	GroupId pulumi.StringPtrInput `pulumi:"groupId"`
-	To      pulumi.StringInput    `pulumi:"to"`
+	AccountIds pulumi.StringArrayInput `pulumi:"accountIds"`
+	From       pulumi.StringInput      `pulumi:"from"`
+	GroupId    pulumi.StringPtrInput   `pulumi:"groupId"`
+	Providers  pulumi.StringArrayInput `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput `pulumi:"regions"`
+	Services   pulumi.StringArrayInput `pulumi:"services"`
+	Tag        pulumi.StringArrayInput `pulumi:"tag"`
+	To         pulumi.StringInput      `pulumi:"to"`
 }
 
 func (GetCostForecastOutputArgs) ElementType() reflect.Type {
@@ -80,6 +91,10 @@ func (o GetCostForecastResultOutput) Currency() pulumi.StringOutput {
 
 func (o GetCostForecastResultOutput) Days() CostForecastDayArrayOutput {
 	return o.ApplyT(func(v GetCostForecastResult) []CostForecastDay { return v.Days }).(CostForecastDayArrayOutput)
+}
+
+func (o GetCostForecastResultOutput) Filters() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetCostForecastResult) interface{} { return v.Filters }).(pulumi.AnyOutput)
 }
 
 func (o GetCostForecastResultOutput) From() pulumi.StringOutput {

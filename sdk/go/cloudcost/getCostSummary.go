@@ -23,14 +23,20 @@ func GetCostSummary(ctx *pulumi.Context, args *GetCostSummaryArgs, opts ...pulum
 }
 
 type GetCostSummaryArgs struct {
-	From    string  `pulumi:"from"`
-	GroupId *string `pulumi:"groupId"`
-	To      string  `pulumi:"to"`
+	AccountIds []string `pulumi:"accountIds"`
+	From       string   `pulumi:"from"`
+	GroupId    *string  `pulumi:"groupId"`
+	Providers  []string `pulumi:"providers"`
+	Regions    []string `pulumi:"regions"`
+	Services   []string `pulumi:"services"`
+	Tag        []string `pulumi:"tag"`
+	To         string   `pulumi:"to"`
 }
 
 type GetCostSummaryResult struct {
 	ByProvider []CostSummaryByProvider `pulumi:"byProvider"`
 	Currency   string                  `pulumi:"currency"`
+	Filters    interface{}             `pulumi:"filters"`
 	Forecast   CostSummaryForecast     `pulumi:"forecast"`
 	From       string                  `pulumi:"from"`
 	GroupId    *string                 `pulumi:"groupId"`
@@ -44,9 +50,14 @@ func GetCostSummaryOutput(ctx *pulumi.Context, args GetCostSummaryOutputArgs, op
 }
 
 type GetCostSummaryOutputArgs struct {
-	From    pulumi.StringInput    `pulumi:"from"`
-	GroupId pulumi.StringPtrInput `pulumi:"groupId"`
-	To      pulumi.StringInput    `pulumi:"to"`
+	AccountIds pulumi.StringArrayInput `pulumi:"accountIds"`
+	From       pulumi.StringInput      `pulumi:"from"`
+	GroupId    pulumi.StringPtrInput   `pulumi:"groupId"`
+	Providers  pulumi.StringArrayInput `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput `pulumi:"regions"`
+	Services   pulumi.StringArrayInput `pulumi:"services"`
+	Tag        pulumi.StringArrayInput `pulumi:"tag"`
+	To         pulumi.StringInput      `pulumi:"to"`
 }
 
 func (GetCostSummaryOutputArgs) ElementType() reflect.Type {
@@ -73,6 +84,10 @@ func (o GetCostSummaryResultOutput) ByProvider() CostSummaryByProviderArrayOutpu
 
 func (o GetCostSummaryResultOutput) Currency() pulumi.StringOutput {
 	return o.ApplyT(func(v GetCostSummaryResult) string { return v.Currency }).(pulumi.StringOutput)
+}
+
+func (o GetCostSummaryResultOutput) Filters() pulumi.AnyOutput {
+	return o.ApplyT(func(v GetCostSummaryResult) interface{} { return v.Filters }).(pulumi.AnyOutput)
 }
 
 func (o GetCostSummaryResultOutput) Forecast() CostSummaryForecastOutput {

@@ -67,10 +67,538 @@ func (o AccountsAccountArrayOutput) Index(i pulumi.IntInput) AccountsAccountOutp
 	}).(AccountsAccountOutput)
 }
 
+type BudgetAlertAutoAdjust struct {
+	LookbackPeriods int `pulumi:"lookbackPeriods"`
+}
+
+// BudgetAlertAutoAdjustInput is an input type that accepts BudgetAlertAutoAdjustArgs and BudgetAlertAutoAdjustOutput values.
+// You can construct a concrete instance of `BudgetAlertAutoAdjustInput` via:
+//
+//	BudgetAlertAutoAdjustArgs{...}
+type BudgetAlertAutoAdjustInput interface {
+	pulumi.Input
+
+	ToBudgetAlertAutoAdjustOutput() BudgetAlertAutoAdjustOutput
+	ToBudgetAlertAutoAdjustOutputWithContext(context.Context) BudgetAlertAutoAdjustOutput
+}
+
+type BudgetAlertAutoAdjustArgs struct {
+	LookbackPeriods pulumi.IntInput `pulumi:"lookbackPeriods"`
+}
+
+func (BudgetAlertAutoAdjustArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertAutoAdjust)(nil)).Elem()
+}
+
+func (i BudgetAlertAutoAdjustArgs) ToBudgetAlertAutoAdjustOutput() BudgetAlertAutoAdjustOutput {
+	return i.ToBudgetAlertAutoAdjustOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertAutoAdjustArgs) ToBudgetAlertAutoAdjustOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertAutoAdjustOutput)
+}
+
+func (i BudgetAlertAutoAdjustArgs) ToBudgetAlertAutoAdjustPtrOutput() BudgetAlertAutoAdjustPtrOutput {
+	return i.ToBudgetAlertAutoAdjustPtrOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertAutoAdjustArgs) ToBudgetAlertAutoAdjustPtrOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertAutoAdjustOutput).ToBudgetAlertAutoAdjustPtrOutputWithContext(ctx)
+}
+
+// BudgetAlertAutoAdjustPtrInput is an input type that accepts BudgetAlertAutoAdjustArgs, BudgetAlertAutoAdjustPtr and BudgetAlertAutoAdjustPtrOutput values.
+// You can construct a concrete instance of `BudgetAlertAutoAdjustPtrInput` via:
+//
+//	        BudgetAlertAutoAdjustArgs{...}
+//
+//	or:
+//
+//	        nil
+type BudgetAlertAutoAdjustPtrInput interface {
+	pulumi.Input
+
+	ToBudgetAlertAutoAdjustPtrOutput() BudgetAlertAutoAdjustPtrOutput
+	ToBudgetAlertAutoAdjustPtrOutputWithContext(context.Context) BudgetAlertAutoAdjustPtrOutput
+}
+
+type budgetAlertAutoAdjustPtrType BudgetAlertAutoAdjustArgs
+
+func BudgetAlertAutoAdjustPtr(v *BudgetAlertAutoAdjustArgs) BudgetAlertAutoAdjustPtrInput {
+	return (*budgetAlertAutoAdjustPtrType)(v)
+}
+
+func (*budgetAlertAutoAdjustPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BudgetAlertAutoAdjust)(nil)).Elem()
+}
+
+func (i *budgetAlertAutoAdjustPtrType) ToBudgetAlertAutoAdjustPtrOutput() BudgetAlertAutoAdjustPtrOutput {
+	return i.ToBudgetAlertAutoAdjustPtrOutputWithContext(context.Background())
+}
+
+func (i *budgetAlertAutoAdjustPtrType) ToBudgetAlertAutoAdjustPtrOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertAutoAdjustPtrOutput)
+}
+
+type BudgetAlertAutoAdjustOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertAutoAdjustOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertAutoAdjust)(nil)).Elem()
+}
+
+func (o BudgetAlertAutoAdjustOutput) ToBudgetAlertAutoAdjustOutput() BudgetAlertAutoAdjustOutput {
+	return o
+}
+
+func (o BudgetAlertAutoAdjustOutput) ToBudgetAlertAutoAdjustOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustOutput {
+	return o
+}
+
+func (o BudgetAlertAutoAdjustOutput) ToBudgetAlertAutoAdjustPtrOutput() BudgetAlertAutoAdjustPtrOutput {
+	return o.ToBudgetAlertAutoAdjustPtrOutputWithContext(context.Background())
+}
+
+func (o BudgetAlertAutoAdjustOutput) ToBudgetAlertAutoAdjustPtrOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BudgetAlertAutoAdjust) *BudgetAlertAutoAdjust {
+		return &v
+	}).(BudgetAlertAutoAdjustPtrOutput)
+}
+
+func (o BudgetAlertAutoAdjustOutput) LookbackPeriods() pulumi.IntOutput {
+	return o.ApplyT(func(v BudgetAlertAutoAdjust) int { return v.LookbackPeriods }).(pulumi.IntOutput)
+}
+
+type BudgetAlertAutoAdjustPtrOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertAutoAdjustPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BudgetAlertAutoAdjust)(nil)).Elem()
+}
+
+func (o BudgetAlertAutoAdjustPtrOutput) ToBudgetAlertAutoAdjustPtrOutput() BudgetAlertAutoAdjustPtrOutput {
+	return o
+}
+
+func (o BudgetAlertAutoAdjustPtrOutput) ToBudgetAlertAutoAdjustPtrOutputWithContext(ctx context.Context) BudgetAlertAutoAdjustPtrOutput {
+	return o
+}
+
+func (o BudgetAlertAutoAdjustPtrOutput) Elem() BudgetAlertAutoAdjustOutput {
+	return o.ApplyT(func(v *BudgetAlertAutoAdjust) BudgetAlertAutoAdjust {
+		if v != nil {
+			return *v
+		}
+		var ret BudgetAlertAutoAdjust
+		return ret
+	}).(BudgetAlertAutoAdjustOutput)
+}
+
+func (o BudgetAlertAutoAdjustPtrOutput) LookbackPeriods() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BudgetAlertAutoAdjust) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.LookbackPeriods
+	}).(pulumi.IntPtrOutput)
+}
+
+type BudgetAlertFilters struct {
+	AccountIds []string                `pulumi:"accountIds"`
+	Providers  []string                `pulumi:"providers"`
+	Regions    []string                `pulumi:"regions"`
+	Services   []string                `pulumi:"services"`
+	Tags       []BudgetAlertFiltersTag `pulumi:"tags"`
+}
+
+// BudgetAlertFiltersInput is an input type that accepts BudgetAlertFiltersArgs and BudgetAlertFiltersOutput values.
+// You can construct a concrete instance of `BudgetAlertFiltersInput` via:
+//
+//	BudgetAlertFiltersArgs{...}
+type BudgetAlertFiltersInput interface {
+	pulumi.Input
+
+	ToBudgetAlertFiltersOutput() BudgetAlertFiltersOutput
+	ToBudgetAlertFiltersOutputWithContext(context.Context) BudgetAlertFiltersOutput
+}
+
+type BudgetAlertFiltersArgs struct {
+	AccountIds pulumi.StringArrayInput         `pulumi:"accountIds"`
+	Providers  pulumi.StringArrayInput         `pulumi:"providers"`
+	Regions    pulumi.StringArrayInput         `pulumi:"regions"`
+	Services   pulumi.StringArrayInput         `pulumi:"services"`
+	Tags       BudgetAlertFiltersTagArrayInput `pulumi:"tags"`
+}
+
+func (BudgetAlertFiltersArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertFilters)(nil)).Elem()
+}
+
+func (i BudgetAlertFiltersArgs) ToBudgetAlertFiltersOutput() BudgetAlertFiltersOutput {
+	return i.ToBudgetAlertFiltersOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertFiltersArgs) ToBudgetAlertFiltersOutputWithContext(ctx context.Context) BudgetAlertFiltersOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertFiltersOutput)
+}
+
+func (i BudgetAlertFiltersArgs) ToBudgetAlertFiltersPtrOutput() BudgetAlertFiltersPtrOutput {
+	return i.ToBudgetAlertFiltersPtrOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertFiltersArgs) ToBudgetAlertFiltersPtrOutputWithContext(ctx context.Context) BudgetAlertFiltersPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertFiltersOutput).ToBudgetAlertFiltersPtrOutputWithContext(ctx)
+}
+
+// BudgetAlertFiltersPtrInput is an input type that accepts BudgetAlertFiltersArgs, BudgetAlertFiltersPtr and BudgetAlertFiltersPtrOutput values.
+// You can construct a concrete instance of `BudgetAlertFiltersPtrInput` via:
+//
+//	        BudgetAlertFiltersArgs{...}
+//
+//	or:
+//
+//	        nil
+type BudgetAlertFiltersPtrInput interface {
+	pulumi.Input
+
+	ToBudgetAlertFiltersPtrOutput() BudgetAlertFiltersPtrOutput
+	ToBudgetAlertFiltersPtrOutputWithContext(context.Context) BudgetAlertFiltersPtrOutput
+}
+
+type budgetAlertFiltersPtrType BudgetAlertFiltersArgs
+
+func BudgetAlertFiltersPtr(v *BudgetAlertFiltersArgs) BudgetAlertFiltersPtrInput {
+	return (*budgetAlertFiltersPtrType)(v)
+}
+
+func (*budgetAlertFiltersPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BudgetAlertFilters)(nil)).Elem()
+}
+
+func (i *budgetAlertFiltersPtrType) ToBudgetAlertFiltersPtrOutput() BudgetAlertFiltersPtrOutput {
+	return i.ToBudgetAlertFiltersPtrOutputWithContext(context.Background())
+}
+
+func (i *budgetAlertFiltersPtrType) ToBudgetAlertFiltersPtrOutputWithContext(ctx context.Context) BudgetAlertFiltersPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertFiltersPtrOutput)
+}
+
+type BudgetAlertFiltersOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertFiltersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertFilters)(nil)).Elem()
+}
+
+func (o BudgetAlertFiltersOutput) ToBudgetAlertFiltersOutput() BudgetAlertFiltersOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersOutput) ToBudgetAlertFiltersOutputWithContext(ctx context.Context) BudgetAlertFiltersOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersOutput) ToBudgetAlertFiltersPtrOutput() BudgetAlertFiltersPtrOutput {
+	return o.ToBudgetAlertFiltersPtrOutputWithContext(context.Background())
+}
+
+func (o BudgetAlertFiltersOutput) ToBudgetAlertFiltersPtrOutputWithContext(ctx context.Context) BudgetAlertFiltersPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BudgetAlertFilters) *BudgetAlertFilters {
+		return &v
+	}).(BudgetAlertFiltersPtrOutput)
+}
+
+func (o BudgetAlertFiltersOutput) AccountIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFilters) []string { return v.AccountIds }).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFilters) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersOutput) Regions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFilters) []string { return v.Regions }).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersOutput) Services() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFilters) []string { return v.Services }).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersOutput) Tags() BudgetAlertFiltersTagArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFilters) []BudgetAlertFiltersTag { return v.Tags }).(BudgetAlertFiltersTagArrayOutput)
+}
+
+type BudgetAlertFiltersPtrOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertFiltersPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BudgetAlertFilters)(nil)).Elem()
+}
+
+func (o BudgetAlertFiltersPtrOutput) ToBudgetAlertFiltersPtrOutput() BudgetAlertFiltersPtrOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersPtrOutput) ToBudgetAlertFiltersPtrOutputWithContext(ctx context.Context) BudgetAlertFiltersPtrOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersPtrOutput) Elem() BudgetAlertFiltersOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) BudgetAlertFilters {
+		if v != nil {
+			return *v
+		}
+		var ret BudgetAlertFilters
+		return ret
+	}).(BudgetAlertFiltersOutput)
+}
+
+func (o BudgetAlertFiltersPtrOutput) AccountIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AccountIds
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersPtrOutput) Regions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Regions
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersPtrOutput) Services() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Services
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o BudgetAlertFiltersPtrOutput) Tags() BudgetAlertFiltersTagArrayOutput {
+	return o.ApplyT(func(v *BudgetAlertFilters) []BudgetAlertFiltersTag {
+		if v == nil {
+			return nil
+		}
+		return v.Tags
+	}).(BudgetAlertFiltersTagArrayOutput)
+}
+
+type BudgetAlertFiltersTag struct {
+	Key    string   `pulumi:"key"`
+	Values []string `pulumi:"values"`
+}
+
+// BudgetAlertFiltersTagInput is an input type that accepts BudgetAlertFiltersTagArgs and BudgetAlertFiltersTagOutput values.
+// You can construct a concrete instance of `BudgetAlertFiltersTagInput` via:
+//
+//	BudgetAlertFiltersTagArgs{...}
+type BudgetAlertFiltersTagInput interface {
+	pulumi.Input
+
+	ToBudgetAlertFiltersTagOutput() BudgetAlertFiltersTagOutput
+	ToBudgetAlertFiltersTagOutputWithContext(context.Context) BudgetAlertFiltersTagOutput
+}
+
+type BudgetAlertFiltersTagArgs struct {
+	Key    pulumi.StringInput      `pulumi:"key"`
+	Values pulumi.StringArrayInput `pulumi:"values"`
+}
+
+func (BudgetAlertFiltersTagArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertFiltersTag)(nil)).Elem()
+}
+
+func (i BudgetAlertFiltersTagArgs) ToBudgetAlertFiltersTagOutput() BudgetAlertFiltersTagOutput {
+	return i.ToBudgetAlertFiltersTagOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertFiltersTagArgs) ToBudgetAlertFiltersTagOutputWithContext(ctx context.Context) BudgetAlertFiltersTagOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertFiltersTagOutput)
+}
+
+// BudgetAlertFiltersTagArrayInput is an input type that accepts BudgetAlertFiltersTagArray and BudgetAlertFiltersTagArrayOutput values.
+// You can construct a concrete instance of `BudgetAlertFiltersTagArrayInput` via:
+//
+//	BudgetAlertFiltersTagArray{ BudgetAlertFiltersTagArgs{...} }
+type BudgetAlertFiltersTagArrayInput interface {
+	pulumi.Input
+
+	ToBudgetAlertFiltersTagArrayOutput() BudgetAlertFiltersTagArrayOutput
+	ToBudgetAlertFiltersTagArrayOutputWithContext(context.Context) BudgetAlertFiltersTagArrayOutput
+}
+
+type BudgetAlertFiltersTagArray []BudgetAlertFiltersTagInput
+
+func (BudgetAlertFiltersTagArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BudgetAlertFiltersTag)(nil)).Elem()
+}
+
+func (i BudgetAlertFiltersTagArray) ToBudgetAlertFiltersTagArrayOutput() BudgetAlertFiltersTagArrayOutput {
+	return i.ToBudgetAlertFiltersTagArrayOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertFiltersTagArray) ToBudgetAlertFiltersTagArrayOutputWithContext(ctx context.Context) BudgetAlertFiltersTagArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertFiltersTagArrayOutput)
+}
+
+type BudgetAlertFiltersTagOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertFiltersTagOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertFiltersTag)(nil)).Elem()
+}
+
+func (o BudgetAlertFiltersTagOutput) ToBudgetAlertFiltersTagOutput() BudgetAlertFiltersTagOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersTagOutput) ToBudgetAlertFiltersTagOutputWithContext(ctx context.Context) BudgetAlertFiltersTagOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersTagOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v BudgetAlertFiltersTag) string { return v.Key }).(pulumi.StringOutput)
+}
+
+func (o BudgetAlertFiltersTagOutput) Values() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertFiltersTag) []string { return v.Values }).(pulumi.StringArrayOutput)
+}
+
+type BudgetAlertFiltersTagArrayOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertFiltersTagArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BudgetAlertFiltersTag)(nil)).Elem()
+}
+
+func (o BudgetAlertFiltersTagArrayOutput) ToBudgetAlertFiltersTagArrayOutput() BudgetAlertFiltersTagArrayOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersTagArrayOutput) ToBudgetAlertFiltersTagArrayOutputWithContext(ctx context.Context) BudgetAlertFiltersTagArrayOutput {
+	return o
+}
+
+func (o BudgetAlertFiltersTagArrayOutput) Index(i pulumi.IntInput) BudgetAlertFiltersTagOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BudgetAlertFiltersTag {
+		return vs[0].([]BudgetAlertFiltersTag)[vs[1].(int)]
+	}).(BudgetAlertFiltersTagOutput)
+}
+
+type BudgetAlertPlannedAmount struct {
+	Amount      float64 `pulumi:"amount"`
+	PeriodStart string  `pulumi:"periodStart"`
+}
+
+// BudgetAlertPlannedAmountInput is an input type that accepts BudgetAlertPlannedAmountArgs and BudgetAlertPlannedAmountOutput values.
+// You can construct a concrete instance of `BudgetAlertPlannedAmountInput` via:
+//
+//	BudgetAlertPlannedAmountArgs{...}
+type BudgetAlertPlannedAmountInput interface {
+	pulumi.Input
+
+	ToBudgetAlertPlannedAmountOutput() BudgetAlertPlannedAmountOutput
+	ToBudgetAlertPlannedAmountOutputWithContext(context.Context) BudgetAlertPlannedAmountOutput
+}
+
+type BudgetAlertPlannedAmountArgs struct {
+	Amount      pulumi.Float64Input `pulumi:"amount"`
+	PeriodStart pulumi.StringInput  `pulumi:"periodStart"`
+}
+
+func (BudgetAlertPlannedAmountArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertPlannedAmount)(nil)).Elem()
+}
+
+func (i BudgetAlertPlannedAmountArgs) ToBudgetAlertPlannedAmountOutput() BudgetAlertPlannedAmountOutput {
+	return i.ToBudgetAlertPlannedAmountOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertPlannedAmountArgs) ToBudgetAlertPlannedAmountOutputWithContext(ctx context.Context) BudgetAlertPlannedAmountOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertPlannedAmountOutput)
+}
+
+// BudgetAlertPlannedAmountArrayInput is an input type that accepts BudgetAlertPlannedAmountArray and BudgetAlertPlannedAmountArrayOutput values.
+// You can construct a concrete instance of `BudgetAlertPlannedAmountArrayInput` via:
+//
+//	BudgetAlertPlannedAmountArray{ BudgetAlertPlannedAmountArgs{...} }
+type BudgetAlertPlannedAmountArrayInput interface {
+	pulumi.Input
+
+	ToBudgetAlertPlannedAmountArrayOutput() BudgetAlertPlannedAmountArrayOutput
+	ToBudgetAlertPlannedAmountArrayOutputWithContext(context.Context) BudgetAlertPlannedAmountArrayOutput
+}
+
+type BudgetAlertPlannedAmountArray []BudgetAlertPlannedAmountInput
+
+func (BudgetAlertPlannedAmountArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BudgetAlertPlannedAmount)(nil)).Elem()
+}
+
+func (i BudgetAlertPlannedAmountArray) ToBudgetAlertPlannedAmountArrayOutput() BudgetAlertPlannedAmountArrayOutput {
+	return i.ToBudgetAlertPlannedAmountArrayOutputWithContext(context.Background())
+}
+
+func (i BudgetAlertPlannedAmountArray) ToBudgetAlertPlannedAmountArrayOutputWithContext(ctx context.Context) BudgetAlertPlannedAmountArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BudgetAlertPlannedAmountArrayOutput)
+}
+
+type BudgetAlertPlannedAmountOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertPlannedAmountOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BudgetAlertPlannedAmount)(nil)).Elem()
+}
+
+func (o BudgetAlertPlannedAmountOutput) ToBudgetAlertPlannedAmountOutput() BudgetAlertPlannedAmountOutput {
+	return o
+}
+
+func (o BudgetAlertPlannedAmountOutput) ToBudgetAlertPlannedAmountOutputWithContext(ctx context.Context) BudgetAlertPlannedAmountOutput {
+	return o
+}
+
+func (o BudgetAlertPlannedAmountOutput) Amount() pulumi.Float64Output {
+	return o.ApplyT(func(v BudgetAlertPlannedAmount) float64 { return v.Amount }).(pulumi.Float64Output)
+}
+
+func (o BudgetAlertPlannedAmountOutput) PeriodStart() pulumi.StringOutput {
+	return o.ApplyT(func(v BudgetAlertPlannedAmount) string { return v.PeriodStart }).(pulumi.StringOutput)
+}
+
+type BudgetAlertPlannedAmountArrayOutput struct{ *pulumi.OutputState }
+
+func (BudgetAlertPlannedAmountArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BudgetAlertPlannedAmount)(nil)).Elem()
+}
+
+func (o BudgetAlertPlannedAmountArrayOutput) ToBudgetAlertPlannedAmountArrayOutput() BudgetAlertPlannedAmountArrayOutput {
+	return o
+}
+
+func (o BudgetAlertPlannedAmountArrayOutput) ToBudgetAlertPlannedAmountArrayOutputWithContext(ctx context.Context) BudgetAlertPlannedAmountArrayOutput {
+	return o
+}
+
+func (o BudgetAlertPlannedAmountArrayOutput) Index(i pulumi.IntInput) BudgetAlertPlannedAmountOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BudgetAlertPlannedAmount {
+		return vs[0].([]BudgetAlertPlannedAmount)[vs[1].(int)]
+	}).(BudgetAlertPlannedAmountOutput)
+}
+
 type BudgetAlertThreshold struct {
+	Amount *float64 `pulumi:"amount"`
 	// one of `actual`, `forecast`
-	Basis   string  `pulumi:"basis"`
-	Percent float64 `pulumi:"percent"`
+	Basis      string   `pulumi:"basis"`
+	Percent    *float64 `pulumi:"percent"`
+	Recipients []string `pulumi:"recipients"`
 }
 
 // BudgetAlertThresholdInput is an input type that accepts BudgetAlertThresholdArgs and BudgetAlertThresholdOutput values.
@@ -85,9 +613,11 @@ type BudgetAlertThresholdInput interface {
 }
 
 type BudgetAlertThresholdArgs struct {
+	Amount pulumi.Float64PtrInput `pulumi:"amount"`
 	// one of `actual`, `forecast`
-	Basis   pulumi.StringInput  `pulumi:"basis"`
-	Percent pulumi.Float64Input `pulumi:"percent"`
+	Basis      pulumi.StringInput      `pulumi:"basis"`
+	Percent    pulumi.Float64PtrInput  `pulumi:"percent"`
+	Recipients pulumi.StringArrayInput `pulumi:"recipients"`
 }
 
 func (BudgetAlertThresholdArgs) ElementType() reflect.Type {
@@ -141,13 +671,21 @@ func (o BudgetAlertThresholdOutput) ToBudgetAlertThresholdOutputWithContext(ctx 
 	return o
 }
 
+func (o BudgetAlertThresholdOutput) Amount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BudgetAlertThreshold) *float64 { return v.Amount }).(pulumi.Float64PtrOutput)
+}
+
 // one of `actual`, `forecast`
 func (o BudgetAlertThresholdOutput) Basis() pulumi.StringOutput {
 	return o.ApplyT(func(v BudgetAlertThreshold) string { return v.Basis }).(pulumi.StringOutput)
 }
 
-func (o BudgetAlertThresholdOutput) Percent() pulumi.Float64Output {
-	return o.ApplyT(func(v BudgetAlertThreshold) float64 { return v.Percent }).(pulumi.Float64Output)
+func (o BudgetAlertThresholdOutput) Percent() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BudgetAlertThreshold) *float64 { return v.Percent }).(pulumi.Float64PtrOutput)
+}
+
+func (o BudgetAlertThresholdOutput) Recipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BudgetAlertThreshold) []string { return v.Recipients }).(pulumi.StringArrayOutput)
 }
 
 type BudgetAlertThresholdArrayOutput struct{ *pulumi.OutputState }
@@ -611,11 +1149,27 @@ func (o ScheduledReportScheduleOutput) Timezone() pulumi.StringOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertAutoAdjustInput)(nil)).Elem(), BudgetAlertAutoAdjustArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertAutoAdjustPtrInput)(nil)).Elem(), BudgetAlertAutoAdjustArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertFiltersInput)(nil)).Elem(), BudgetAlertFiltersArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertFiltersPtrInput)(nil)).Elem(), BudgetAlertFiltersArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertFiltersTagInput)(nil)).Elem(), BudgetAlertFiltersTagArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertFiltersTagArrayInput)(nil)).Elem(), BudgetAlertFiltersTagArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertPlannedAmountInput)(nil)).Elem(), BudgetAlertPlannedAmountArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertPlannedAmountArrayInput)(nil)).Elem(), BudgetAlertPlannedAmountArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertThresholdInput)(nil)).Elem(), BudgetAlertThresholdArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertThresholdArrayInput)(nil)).Elem(), BudgetAlertThresholdArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScheduledReportScheduleInput)(nil)).Elem(), ScheduledReportScheduleArgs{})
 	pulumi.RegisterOutputType(AccountsAccountOutput{})
 	pulumi.RegisterOutputType(AccountsAccountArrayOutput{})
+	pulumi.RegisterOutputType(BudgetAlertAutoAdjustOutput{})
+	pulumi.RegisterOutputType(BudgetAlertAutoAdjustPtrOutput{})
+	pulumi.RegisterOutputType(BudgetAlertFiltersOutput{})
+	pulumi.RegisterOutputType(BudgetAlertFiltersPtrOutput{})
+	pulumi.RegisterOutputType(BudgetAlertFiltersTagOutput{})
+	pulumi.RegisterOutputType(BudgetAlertFiltersTagArrayOutput{})
+	pulumi.RegisterOutputType(BudgetAlertPlannedAmountOutput{})
+	pulumi.RegisterOutputType(BudgetAlertPlannedAmountArrayOutput{})
 	pulumi.RegisterOutputType(BudgetAlertThresholdOutput{})
 	pulumi.RegisterOutputType(BudgetAlertThresholdArrayOutput{})
 	pulumi.RegisterOutputType(CostByDayDayOutput{})

@@ -20,6 +20,8 @@ type ScheduledReport struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// a disabled report is not delivered and has no `nextRunAt`
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
+	// the canonical filters (`{}`: none)
+	Filters BudgetAlertFiltersOutput `pulumi:"filters"`
 	// one of `csv`, `pdf`
 	Format pulumi.StringOutput `pulumi:"format"`
 	// `null` for the whole organization
@@ -34,12 +36,14 @@ type ScheduledReport struct {
 	Organization pulumi.StringOutput `pulumi:"organization"`
 	// lower-cased and sorted
 	Recipients pulumi.StringArrayOutput `pulumi:"recipients"`
-	// one of `summary`, `services`, `daily`, `forecast`, `comparison`; as input
+	// one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; as input
 	Report pulumi.StringOutput `pulumi:"report"`
 	// the day fields that do not apply are `null`
 	Schedule ScheduledReportScheduleOutput `pulumi:"schedule"`
 	// ISO 8601 time (UTC) of the last change
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
+	// a secret output; when the service answers none, the value last sent stands for it
+	WebhookUrl pulumi.StringPtrOutput `pulumi:"webhookUrl"`
 }
 
 // NewScheduledReport registers a new resource with the given unique name, arguments, and options.
@@ -52,15 +56,19 @@ func NewScheduledReport(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
-	if args.Recipients == nil {
-		return nil, errors.New("invalid value for required argument 'Recipients'")
-	}
 	if args.Report == nil {
 		return nil, errors.New("invalid value for required argument 'Report'")
 	}
 	if args.Schedule == nil {
 		return nil, errors.New("invalid value for required argument 'Schedule'")
 	}
+	if args.WebhookUrl != nil {
+		args.WebhookUrl = pulumi.ToSecret(args.WebhookUrl).(pulumi.StringPtrInput)
+	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"webhookUrl",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource ScheduledReport
 	err := ctx.RegisterResource("cloudcost:index:ScheduledReport", name, args, &resource, opts...)
@@ -102,36 +110,44 @@ func ScheduledReportExists(ctx *pulumi.Context,
 type scheduledReportArgs struct {
 	// a disabled report is not delivered and has no `nextRunAt`; default: true
 	Enabled *bool `pulumi:"enabled"`
+	// as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
+	Filters *BudgetAlertFilters `pulumi:"filters"`
 	// one of `csv`, `pdf`; default: "csv"
 	Format *string `pulumi:"format"`
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId *string `pulumi:"groupId"`
 	// not blank, 1–100 characters
 	Name string `pulumi:"name"`
-	// 1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
+	// at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
 	Recipients []string `pulumi:"recipients"`
-	// one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+	// one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
 	Report string `pulumi:"report"`
 	// one of three shapes, chosen by `frequency`
 	Schedule ScheduledReportSchedule `pulumi:"schedule"`
+	// receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
+	WebhookUrl *string `pulumi:"webhookUrl"`
 }
 
 // The set of arguments for constructing a ScheduledReport resource.
 type ScheduledReportArgs struct {
 	// a disabled report is not delivered and has no `nextRunAt`; default: true
 	Enabled pulumi.BoolPtrInput
+	// as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
+	Filters BudgetAlertFiltersPtrInput
 	// one of `csv`, `pdf`; default: "csv"
 	Format pulumi.StringPtrInput
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId pulumi.StringPtrInput
 	// not blank, 1–100 characters
 	Name pulumi.StringInput
-	// 1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
+	// at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
 	Recipients pulumi.StringArrayInput
-	// one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+	// one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
 	Report pulumi.StringInput
 	// one of three shapes, chosen by `frequency`
 	Schedule ScheduledReportScheduleInput
+	// receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
+	WebhookUrl pulumi.StringPtrInput
 }
 
 func (ScheduledReportArgs) ElementType() reflect.Type {
@@ -231,6 +247,11 @@ func (o ScheduledReportOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
 
+// the canonical filters (`{}`: none)
+func (o ScheduledReportOutput) Filters() BudgetAlertFiltersOutput {
+	return o.ApplyT(func(v *ScheduledReport) BudgetAlertFiltersOutput { return v.Filters }).(BudgetAlertFiltersOutput)
+}
+
 // one of `csv`, `pdf`
 func (o ScheduledReportOutput) Format() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.StringOutput { return v.Format }).(pulumi.StringOutput)
@@ -266,7 +287,7 @@ func (o ScheduledReportOutput) Recipients() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.StringArrayOutput { return v.Recipients }).(pulumi.StringArrayOutput)
 }
 
-// one of `summary`, `services`, `daily`, `forecast`, `comparison`; as input
+// one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; as input
 func (o ScheduledReportOutput) Report() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.StringOutput { return v.Report }).(pulumi.StringOutput)
 }
@@ -279,6 +300,11 @@ func (o ScheduledReportOutput) Schedule() ScheduledReportScheduleOutput {
 // ISO 8601 time (UTC) of the last change
 func (o ScheduledReportOutput) UpdatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScheduledReport) pulumi.StringOutput { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+// a secret output; when the service answers none, the value last sent stands for it
+func (o ScheduledReportOutput) WebhookUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ScheduledReport) pulumi.StringPtrOutput { return v.WebhookUrl }).(pulumi.StringPtrOutput)
 }
 
 type ScheduledReportArrayOutput struct{ *pulumi.OutputState }

@@ -5,12 +5,36 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+export interface BudgetAlertAutoAdjustArgs {
+    lookbackPeriods: pulumi.Input<number>;
+}
+
+export interface BudgetAlertFiltersArgs {
+    accountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    providers?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    regions?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    services?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    tags?: pulumi.Input<pulumi.Input<inputs.BudgetAlertFiltersTagArgs>[] | undefined>;
+}
+
+export interface BudgetAlertFiltersTagArgs {
+    key: pulumi.Input<string>;
+    values: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export interface BudgetAlertPlannedAmountArgs {
+    amount: pulumi.Input<number>;
+    periodStart: pulumi.Input<string>;
+}
+
 export interface BudgetAlertThresholdArgs {
+    amount?: pulumi.Input<number | undefined>;
     /**
      * one of `actual`, `forecast`
      */
     basis: pulumi.Input<string>;
-    percent: pulumi.Input<number>;
+    percent?: pulumi.Input<number | undefined>;
+    recipients?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 export interface ScheduledReportScheduleArgs {

@@ -14,12 +14,36 @@ export interface AccountsAccount {
     provider: string;
 }
 
+export interface BudgetAlertAutoAdjust {
+    lookbackPeriods: number;
+}
+
+export interface BudgetAlertFilters {
+    accountIds?: string[];
+    providers?: string[];
+    regions?: string[];
+    services?: string[];
+    tags?: outputs.BudgetAlertFiltersTag[];
+}
+
+export interface BudgetAlertFiltersTag {
+    key: string;
+    values: string[];
+}
+
+export interface BudgetAlertPlannedAmount {
+    amount: number;
+    periodStart: string;
+}
+
 export interface BudgetAlertThreshold {
+    amount?: number;
     /**
      * one of `actual`, `forecast`
      */
     basis: string;
-    percent: number;
+    percent?: number;
+    recipients?: string[];
 }
 
 export interface CostByDayDay {

@@ -15,29 +15,199 @@ else:
 from . import _utilities
 
 __all__ = [
+    'BudgetAlertAutoAdjustArgs',
+    'BudgetAlertAutoAdjustArgsDict',
+    'BudgetAlertFiltersArgs',
+    'BudgetAlertFiltersArgsDict',
+    'BudgetAlertFiltersTagArgs',
+    'BudgetAlertFiltersTagArgsDict',
+    'BudgetAlertPlannedAmountArgs',
+    'BudgetAlertPlannedAmountArgsDict',
     'BudgetAlertThresholdArgs',
     'BudgetAlertThresholdArgsDict',
     'ScheduledReportScheduleArgs',
     'ScheduledReportScheduleArgsDict',
 ]
 
+class BudgetAlertAutoAdjustArgsDict(TypedDict):
+    lookback_periods: pulumi.Input[_builtins.int]
+
+@pulumi.input_type
+class BudgetAlertAutoAdjustArgs:
+    def __init__(__self__, *,
+                 lookback_periods: pulumi.Input[_builtins.int]):
+        pulumi.set(__self__, "lookback_periods", lookback_periods)
+
+    @_builtins.property
+    @pulumi.getter(name="lookbackPeriods")
+    def lookback_periods(self) -> pulumi.Input[_builtins.int]:
+        return pulumi.get(self, "lookback_periods")
+
+    @lookback_periods.setter
+    def lookback_periods(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "lookback_periods", value)
+
+
+class BudgetAlertFiltersArgsDict(TypedDict):
+    account_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    providers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    regions: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    services: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    tags: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertFiltersTagArgsDict']]]]]
+
+@pulumi.input_type
+class BudgetAlertFiltersArgs:
+    def __init__(__self__, *,
+                 account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 regions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 services: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tags: pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertFiltersTagArgs']]]] = None):
+        if account_ids is not None:
+            pulumi.set(__self__, "account_ids", account_ids)
+        if providers is not None:
+            pulumi.set(__self__, "providers", providers)
+        if regions is not None:
+            pulumi.set(__self__, "regions", regions)
+        if services is not None:
+            pulumi.set(__self__, "services", services)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="accountIds")
+    def account_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "account_ids")
+
+    @account_ids.setter
+    def account_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "account_ids", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "providers")
+
+    @providers.setter
+    def providers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "providers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "regions")
+
+    @regions.setter
+    def regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "regions", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def services(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "services")
+
+    @services.setter
+    def services(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "services", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertFiltersTagArgs']]]]:
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertFiltersTagArgs']]]]):
+        pulumi.set(self, "tags", value)
+
+
+class BudgetAlertFiltersTagArgsDict(TypedDict):
+    key: pulumi.Input[_builtins.str]
+    values: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+
+@pulumi.input_type
+class BudgetAlertFiltersTagArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 values: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "values", values)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def values(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        return pulumi.get(self, "values")
+
+    @values.setter
+    def values(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "values", value)
+
+
+class BudgetAlertPlannedAmountArgsDict(TypedDict):
+    amount: pulumi.Input[_builtins.float]
+    period_start: pulumi.Input[_builtins.str]
+
+@pulumi.input_type
+class BudgetAlertPlannedAmountArgs:
+    def __init__(__self__, *,
+                 amount: pulumi.Input[_builtins.float],
+                 period_start: pulumi.Input[_builtins.str]):
+        pulumi.set(__self__, "amount", amount)
+        pulumi.set(__self__, "period_start", period_start)
+
+    @_builtins.property
+    @pulumi.getter
+    def amount(self) -> pulumi.Input[_builtins.float]:
+        return pulumi.get(self, "amount")
+
+    @amount.setter
+    def amount(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "amount", value)
+
+    @_builtins.property
+    @pulumi.getter(name="periodStart")
+    def period_start(self) -> pulumi.Input[_builtins.str]:
+        return pulumi.get(self, "period_start")
+
+    @period_start.setter
+    def period_start(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "period_start", value)
+
+
 class BudgetAlertThresholdArgsDict(TypedDict):
     basis: pulumi.Input[_builtins.str]
     """
     one of `actual`, `forecast`
     """
-    percent: pulumi.Input[_builtins.float]
+    amount: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    percent: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    recipients: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
 
 @pulumi.input_type
 class BudgetAlertThresholdArgs:
     def __init__(__self__, *,
                  basis: pulumi.Input[_builtins.str],
-                 percent: pulumi.Input[_builtins.float]):
+                 amount: pulumi.Input[Optional[_builtins.float]] = None,
+                 percent: pulumi.Input[Optional[_builtins.float]] = None,
+                 recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         :param pulumi.Input[_builtins.str] basis: one of `actual`, `forecast`
         """
         pulumi.set(__self__, "basis", basis)
-        pulumi.set(__self__, "percent", percent)
+        if amount is not None:
+            pulumi.set(__self__, "amount", amount)
+        if percent is not None:
+            pulumi.set(__self__, "percent", percent)
+        if recipients is not None:
+            pulumi.set(__self__, "recipients", recipients)
 
     @_builtins.property
     @pulumi.getter
@@ -53,12 +223,30 @@ class BudgetAlertThresholdArgs:
 
     @_builtins.property
     @pulumi.getter
-    def percent(self) -> pulumi.Input[_builtins.float]:
+    def amount(self) -> pulumi.Input[Optional[_builtins.float]]:
+        return pulumi.get(self, "amount")
+
+    @amount.setter
+    def amount(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "amount", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def percent(self) -> pulumi.Input[Optional[_builtins.float]]:
         return pulumi.get(self, "percent")
 
     @percent.setter
-    def percent(self, value: pulumi.Input[_builtins.float]):
+    def percent(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "percent", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def recipients(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        return pulumi.get(self, "recipients")
+
+    @recipients.setter
+    def recipients(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "recipients", value)
 
 
 class ScheduledReportScheduleArgsDict(TypedDict):

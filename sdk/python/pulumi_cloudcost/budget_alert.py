@@ -23,11 +23,16 @@ class BudgetAlertArgs:
     def __init__(__self__, *,
                  amount: pulumi.Input[_builtins.float],
                  name: pulumi.Input[_builtins.str],
+                 auto_adjust: pulumi.Input[Optional['BudgetAlertAutoAdjustArgs']] = None,
                  currency: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 end_date: pulumi.Input[Optional[_builtins.str]] = None,
+                 filters: pulumi.Input[Optional['BudgetAlertFiltersArgs']] = None,
                  group_id: pulumi.Input[Optional[_builtins.str]] = None,
                  period: pulumi.Input[Optional[_builtins.str]] = None,
+                 planned_amounts: pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertPlannedAmountArgs']]]] = None,
                  recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 start_date: pulumi.Input[Optional[_builtins.str]] = None,
                  thresholds: pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertThresholdArgs']]]] = None,
                  webhook_url: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -35,26 +40,41 @@ class BudgetAlertArgs:
 
         :param pulumi.Input[_builtins.float] amount: > 0 and ≤ 10¹², at most two decimal places (a value within float noise of a cent value is that value: `0.1 + 0.2` is `0.3`)
         :param pulumi.Input[_builtins.str] name: not blank, 1–100 characters
+        :param pulumi.Input['BudgetAlertAutoAdjustArgs'] auto_adjust: `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
         :param pulumi.Input[_builtins.str] currency: an ISO 4217 code, upper case; default: "USD"
         :param pulumi.Input[_builtins.bool] enabled: a disabled alert notifies no one; default: true
+        :param pulumi.Input[_builtins.str] end_date: `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+        :param pulumi.Input['BudgetAlertFiltersArgs'] filters: counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
         :param pulumi.Input[_builtins.str] group_id: the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
         :param pulumi.Input[_builtins.str] period: one of `monthly`, `quarterly`, `annual`; calendar periods in UTC; default: "monthly"
+        :param pulumi.Input[Sequence[pulumi.Input['BudgetAlertPlannedAmountArgs']]] planned_amounts: at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: at most 50 e-mail addresses, lower-cased, no duplicates; default: []
-        :param pulumi.Input[Sequence[pulumi.Input['BudgetAlertThresholdArgs']]] thresholds: 1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+        :param pulumi.Input[_builtins.str] start_date: `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+        :param pulumi.Input[Sequence[pulumi.Input['BudgetAlertThresholdArgs']]] thresholds: 1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
         :param pulumi.Input[_builtins.str] webhook_url: an absolute URL of at most 2,048 characters; https (plain http only to `localhost`, `127.0.0.1` or `[::1]`); encrypted in state
         """
         pulumi.set(__self__, "amount", amount)
         pulumi.set(__self__, "name", name)
+        if auto_adjust is not None:
+            pulumi.set(__self__, "auto_adjust", auto_adjust)
         if currency is not None:
             pulumi.set(__self__, "currency", currency)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if end_date is not None:
+            pulumi.set(__self__, "end_date", end_date)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
         if group_id is not None:
             pulumi.set(__self__, "group_id", group_id)
         if period is not None:
             pulumi.set(__self__, "period", period)
+        if planned_amounts is not None:
+            pulumi.set(__self__, "planned_amounts", planned_amounts)
         if recipients is not None:
             pulumi.set(__self__, "recipients", recipients)
+        if start_date is not None:
+            pulumi.set(__self__, "start_date", start_date)
         if thresholds is not None:
             pulumi.set(__self__, "thresholds", thresholds)
         if webhook_url is not None:
@@ -85,6 +105,18 @@ class BudgetAlertArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
+    @pulumi.getter(name="autoAdjust")
+    def auto_adjust(self) -> pulumi.Input[Optional['BudgetAlertAutoAdjustArgs']]:
+        """
+        `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+        """
+        return pulumi.get(self, "auto_adjust")
+
+    @auto_adjust.setter
+    def auto_adjust(self, value: pulumi.Input[Optional['BudgetAlertAutoAdjustArgs']]):
+        pulumi.set(self, "auto_adjust", value)
+
+    @_builtins.property
     @pulumi.getter
     def currency(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -107,6 +139,30 @@ class BudgetAlertArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endDate")
+    def end_date(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+        """
+        return pulumi.get(self, "end_date")
+
+    @end_date.setter
+    def end_date(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "end_date", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Input[Optional['BudgetAlertFiltersArgs']]:
+        """
+        counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+        """
+        return pulumi.get(self, "filters")
+
+    @filters.setter
+    def filters(self, value: pulumi.Input[Optional['BudgetAlertFiltersArgs']]):
+        pulumi.set(self, "filters", value)
 
     @_builtins.property
     @pulumi.getter(name="groupId")
@@ -133,6 +189,18 @@ class BudgetAlertArgs:
         pulumi.set(self, "period", value)
 
     @_builtins.property
+    @pulumi.getter(name="plannedAmounts")
+    def planned_amounts(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertPlannedAmountArgs']]]]:
+        """
+        at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
+        """
+        return pulumi.get(self, "planned_amounts")
+
+    @planned_amounts.setter
+    def planned_amounts(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertPlannedAmountArgs']]]]):
+        pulumi.set(self, "planned_amounts", value)
+
+    @_builtins.property
     @pulumi.getter
     def recipients(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -145,10 +213,22 @@ class BudgetAlertArgs:
         pulumi.set(self, "recipients", value)
 
     @_builtins.property
+    @pulumi.getter(name="startDate")
+    def start_date(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+        """
+        return pulumi.get(self, "start_date")
+
+    @start_date.setter
+    def start_date(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "start_date", value)
+
+    @_builtins.property
     @pulumi.getter
     def thresholds(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BudgetAlertThresholdArgs']]]]:
         """
-        1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+        1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
         """
         return pulumi.get(self, "thresholds")
 
@@ -176,12 +256,17 @@ class BudgetAlert(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  amount: pulumi.Input[Optional[_builtins.float]] = None,
+                 auto_adjust: pulumi.Input[Optional[Union['BudgetAlertAutoAdjustArgs', 'BudgetAlertAutoAdjustArgsDict', 'outputs.BudgetAlertAutoAdjust']]] = None,
                  currency: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 end_date: pulumi.Input[Optional[_builtins.str]] = None,
+                 filters: pulumi.Input[Optional[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']]] = None,
                  group_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  period: pulumi.Input[Optional[_builtins.str]] = None,
+                 planned_amounts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BudgetAlertPlannedAmountArgs', 'BudgetAlertPlannedAmountArgsDict', 'outputs.BudgetAlertPlannedAmount']]]]] = None,
                  recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 start_date: pulumi.Input[Optional[_builtins.str]] = None,
                  thresholds: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BudgetAlertThresholdArgs', 'BudgetAlertThresholdArgsDict', 'outputs.BudgetAlertThreshold']]]]] = None,
                  webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -191,13 +276,18 @@ class BudgetAlert(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.float] amount: > 0 and ≤ 10¹², at most two decimal places (a value within float noise of a cent value is that value: `0.1 + 0.2` is `0.3`)
+        :param pulumi.Input[Union['BudgetAlertAutoAdjustArgs', 'BudgetAlertAutoAdjustArgsDict', 'outputs.BudgetAlertAutoAdjust']] auto_adjust: `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
         :param pulumi.Input[_builtins.str] currency: an ISO 4217 code, upper case; default: "USD"
         :param pulumi.Input[_builtins.bool] enabled: a disabled alert notifies no one; default: true
+        :param pulumi.Input[_builtins.str] end_date: `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
+        :param pulumi.Input[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']] filters: counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
         :param pulumi.Input[_builtins.str] group_id: the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
         :param pulumi.Input[_builtins.str] name: not blank, 1–100 characters
         :param pulumi.Input[_builtins.str] period: one of `monthly`, `quarterly`, `annual`; calendar periods in UTC; default: "monthly"
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BudgetAlertPlannedAmountArgs', 'BudgetAlertPlannedAmountArgsDict', 'outputs.BudgetAlertPlannedAmount']]]] planned_amounts: at most 60; `periodStart` the first day of a period of the alert's `period` (monthly: the 1st; quarterly: 1 Jan/Apr/Jul/Oct; annual: 1 Jan); `amount` as `amount`; replaces `amount` for that period; not with `autoAdjust`; default: []
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: at most 50 e-mail addresses, lower-cased, no duplicates; default: []
-        :param pulumi.Input[Sequence[pulumi.Input[Union['BudgetAlertThresholdArgs', 'BudgetAlertThresholdArgsDict', 'outputs.BudgetAlertThreshold']]]] thresholds: 1–10 entries; `percent` > 0 and ≤ 1000; `basis` `"actual"` or `"forecast"`; no two with the same percent and basis; default: [{ percent: 100, basis: "actual" }]
+        :param pulumi.Input[_builtins.str] start_date: `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement); default: none (since ever)
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BudgetAlertThresholdArgs', 'BudgetAlertThresholdArgsDict', 'outputs.BudgetAlertThreshold']]]] thresholds: 1–10 entries; exactly one of `percent` (> 0 and ≤ 1000, of the period's `effectiveAmount`) and `amount` (an absolute spend in `currency`, whole cents); `basis` `"actual"` or `"forecast"`; no two with the same level and basis; `recipients` (a _set_, at most 50): this threshold's e-mail goes to them instead of the alert's, `[]` to nobody (webhook only), absent or `null` to the alert's; default: [{ percent: 100, basis: "actual" }]
         :param pulumi.Input[_builtins.str] webhook_url: an absolute URL of at most 2,048 characters; https (plain http only to `localhost`, `127.0.0.1` or `[::1]`); encrypted in state
         """
         ...
@@ -225,12 +315,17 @@ class BudgetAlert(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  amount: pulumi.Input[Optional[_builtins.float]] = None,
+                 auto_adjust: pulumi.Input[Optional[Union['BudgetAlertAutoAdjustArgs', 'BudgetAlertAutoAdjustArgsDict', 'outputs.BudgetAlertAutoAdjust']]] = None,
                  currency: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 end_date: pulumi.Input[Optional[_builtins.str]] = None,
+                 filters: pulumi.Input[Optional[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']]] = None,
                  group_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  period: pulumi.Input[Optional[_builtins.str]] = None,
+                 planned_amounts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BudgetAlertPlannedAmountArgs', 'BudgetAlertPlannedAmountArgsDict', 'outputs.BudgetAlertPlannedAmount']]]]] = None,
                  recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 start_date: pulumi.Input[Optional[_builtins.str]] = None,
                  thresholds: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BudgetAlertThresholdArgs', 'BudgetAlertThresholdArgsDict', 'outputs.BudgetAlertThreshold']]]]] = None,
                  webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -245,18 +340,26 @@ class BudgetAlert(pulumi.CustomResource):
             if amount is None and not opts.urn:
                 raise TypeError("Missing required property 'amount'")
             __props__.__dict__["amount"] = amount
+            __props__.__dict__["auto_adjust"] = auto_adjust
             __props__.__dict__["currency"] = currency
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["end_date"] = end_date
+            __props__.__dict__["filters"] = filters
             __props__.__dict__["group_id"] = group_id
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["period"] = period
+            __props__.__dict__["planned_amounts"] = planned_amounts
             __props__.__dict__["recipients"] = recipients
+            __props__.__dict__["start_date"] = start_date
             __props__.__dict__["thresholds"] = thresholds
             __props__.__dict__["webhook_url"] = None if webhook_url is None else pulumi.Output.secret(webhook_url)
+            __props__.__dict__["active"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["current_spend"] = None
+            __props__.__dict__["effective_amount"] = None
+            __props__.__dict__["effective_amount_source"] = None
             __props__.__dict__["forecasted_spend"] = None
             __props__.__dict__["organization"] = None
             __props__.__dict__["period_end"] = None
@@ -287,11 +390,17 @@ class BudgetAlert(pulumi.CustomResource):
 
         __props__ = BudgetAlertArgs.__new__(BudgetAlertArgs)
 
+        __props__.__dict__["active"] = None
         __props__.__dict__["amount"] = None
+        __props__.__dict__["auto_adjust"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["currency"] = None
         __props__.__dict__["current_spend"] = None
+        __props__.__dict__["effective_amount"] = None
+        __props__.__dict__["effective_amount_source"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["end_date"] = None
+        __props__.__dict__["filters"] = None
         __props__.__dict__["forecasted_spend"] = None
         __props__.__dict__["group_id"] = None
         __props__.__dict__["name"] = None
@@ -299,8 +408,10 @@ class BudgetAlert(pulumi.CustomResource):
         __props__.__dict__["period"] = None
         __props__.__dict__["period_end"] = None
         __props__.__dict__["period_start"] = None
+        __props__.__dict__["planned_amounts"] = None
         __props__.__dict__["recipients"] = None
         __props__.__dict__["spend_currency"] = None
+        __props__.__dict__["start_date"] = None
         __props__.__dict__["thresholds"] = None
         __props__.__dict__["updated_at"] = None
         __props__.__dict__["webhook_url"] = None
@@ -314,11 +425,27 @@ class BudgetAlert(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def active(self) -> pulumi.Output[_builtins.bool]:
+        """
+        enabled and today within `startDate`…`endDate`: the alert evaluates and fires
+        """
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
     def amount(self) -> pulumi.Output[_builtins.float]:
         """
         in whole cents
         """
         return pulumi.get(self, "amount")
+
+    @_builtins.property
+    @pulumi.getter(name="autoAdjust")
+    def auto_adjust(self) -> pulumi.Output[Optional['outputs.BudgetAlertAutoAdjust']]:
+        """
+        `lookbackPeriods` 1–12: each period's budget is the mean actual spend of that many complete periods before it (`amount` while there is no history); the result is the `effectiveAmount` output; not with `plannedAmounts`
+        """
+        return pulumi.get(self, "auto_adjust")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -340,9 +467,25 @@ class BudgetAlert(pulumi.CustomResource):
     @pulumi.getter(name="currentSpend")
     def current_spend(self) -> pulumi.Output[_builtins.float]:
         """
-        spend of the alert's scope in the current period so far, in `spendCurrency` (read on every refresh)
+        spend of the alert's scope and filters in the current period so far, in `spendCurrency` (read on every refresh)
         """
         return pulumi.get(self, "current_spend")
+
+    @_builtins.property
+    @pulumi.getter(name="effectiveAmount")
+    def effective_amount(self) -> pulumi.Output[_builtins.float]:
+        """
+        the budget of the current period: its planned amount, the history mean (`autoAdjust`) or `amount`; computed by the service, never an input, so a change of it (a new period, new history) is never a diff
+        """
+        return pulumi.get(self, "effective_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="effectiveAmountSource")
+    def effective_amount_source(self) -> pulumi.Output[_builtins.str]:
+        """
+        where `effectiveAmount` came from
+        """
+        return pulumi.get(self, "effective_amount_source")
 
     @_builtins.property
     @pulumi.getter
@@ -351,6 +494,22 @@ class BudgetAlert(pulumi.CustomResource):
         a disabled alert notifies no one
         """
         return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="endDate")
+    def end_date(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        `YYYY-MM-DD`, not before `startDate`; the last day the alert is active
+        """
+        return pulumi.get(self, "end_date")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Output['outputs.BudgetAlertFilters']:
+        """
+        the canonical filters: lists sorted, empty lists left out (`{}`: none)
+        """
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter(name="forecastedSpend")
@@ -409,6 +568,14 @@ class BudgetAlert(pulumi.CustomResource):
         return pulumi.get(self, "period_start")
 
     @_builtins.property
+    @pulumi.getter(name="plannedAmounts")
+    def planned_amounts(self) -> pulumi.Output[Sequence['outputs.BudgetAlertPlannedAmount']]:
+        """
+        sorted by `periodStart`
+        """
+        return pulumi.get(self, "planned_amounts")
+
+    @_builtins.property
     @pulumi.getter
     def recipients(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -425,10 +592,18 @@ class BudgetAlert(pulumi.CustomResource):
         return pulumi.get(self, "spend_currency")
 
     @_builtins.property
+    @pulumi.getter(name="startDate")
+    def start_date(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        `YYYY-MM-DD`, any day; the first day the alert is active; changes in place at any time — also after the period it names has passed (no replacement)
+        """
+        return pulumi.get(self, "start_date")
+
+    @_builtins.property
     @pulumi.getter
     def thresholds(self) -> pulumi.Output[Sequence['outputs.BudgetAlertThreshold']]:
         """
-        sorted by basis, then percent
+        sorted by basis, then percent, then amount; `recipients` `null` when the alert's apply
         """
         return pulumi.get(self, "thresholds")
 

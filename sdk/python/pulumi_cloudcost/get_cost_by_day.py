@@ -24,13 +24,16 @@ __all__ = [
 
 @pulumi.output_type
 class GetCostByDayResult:
-    def __init__(__self__, currency=None, days=None, from_=None, group_id=None, to=None, total=None):
+    def __init__(__self__, currency=None, days=None, filters=None, from_=None, group_id=None, to=None, total=None):
         if currency and not isinstance(currency, str):
             raise TypeError("Expected argument 'currency' to be a str")
         pulumi.set(__self__, "currency", currency)
         if days and not isinstance(days, list):
             raise TypeError("Expected argument 'days' to be a list")
         pulumi.set(__self__, "days", days)
+        if filters and not isinstance(filters, dict):
+            raise TypeError("Expected argument 'filters' to be a dict")
+        pulumi.set(__self__, "filters", filters)
         if from_ and not isinstance(from_, str):
             raise TypeError("Expected argument 'from_' to be a str")
         pulumi.set(__self__, "from_", from_)
@@ -53,6 +56,11 @@ class GetCostByDayResult:
     @pulumi.getter
     def days(self) -> Sequence['outputs.CostByDayDay']:
         return pulumi.get(self, "days")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Any:
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter(name="from")
@@ -83,22 +91,33 @@ class AwaitableGetCostByDayResult(GetCostByDayResult):
         return GetCostByDayResult(
             currency=self.currency,
             days=self.days,
+            filters=self.filters,
             from_=self.from_,
             group_id=self.group_id,
             to=self.to,
             total=self.total)
 
 
-def get_cost_by_day(from_: Optional[_builtins.str] = None,
+def get_cost_by_day(account_ids: Optional[Sequence[_builtins.str]] = None,
+                    from_: Optional[_builtins.str] = None,
                     group_id: Optional[_builtins.str] = None,
+                    providers: Optional[Sequence[_builtins.str]] = None,
+                    regions: Optional[Sequence[_builtins.str]] = None,
+                    services: Optional[Sequence[_builtins.str]] = None,
+                    tag: Optional[Sequence[_builtins.str]] = None,
                     to: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCostByDayResult:
     """
     Cost per day for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('cloudcost:index:getCostByDay', __args__, opts=opts, typ=GetCostByDayResult).value
@@ -106,26 +125,38 @@ def get_cost_by_day(from_: Optional[_builtins.str] = None,
     return AwaitableGetCostByDayResult(
         currency=pulumi.get(__ret__, 'currency'),
         days=pulumi.get(__ret__, 'days'),
+        filters=pulumi.get(__ret__, 'filters'),
         from_=pulumi.get(__ret__, 'from_'),
         group_id=pulumi.get(__ret__, 'group_id'),
         to=pulumi.get(__ret__, 'to'),
         total=pulumi.get(__ret__, 'total'))
-def get_cost_by_day_output(from_: pulumi.Input[Optional[_builtins.str]] = None,
+def get_cost_by_day_output(account_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                           from_: pulumi.Input[Optional[_builtins.str]] = None,
                            group_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                           providers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                           regions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                           services: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                           tag: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                            to: pulumi.Input[Optional[_builtins.str]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCostByDayResult]:
     """
     Cost per day for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudcost:index:getCostByDay', __args__, opts=opts, typ=GetCostByDayResult)
     return __ret__.apply(lambda __response__: GetCostByDayResult(
         currency=pulumi.get(__response__, 'currency'),
         days=pulumi.get(__response__, 'days'),
+        filters=pulumi.get(__response__, 'filters'),
         from_=pulumi.get(__response__, 'from_'),
         group_id=pulumi.get(__response__, 'group_id'),
         to=pulumi.get(__response__, 'to'),

@@ -24,10 +24,13 @@ __all__ = [
 
 @pulumi.output_type
 class GetCostByServiceResult:
-    def __init__(__self__, currency=None, from_=None, group_id=None, items=None, to=None, total=None):
+    def __init__(__self__, currency=None, filters=None, from_=None, group_id=None, items=None, to=None, total=None):
         if currency and not isinstance(currency, str):
             raise TypeError("Expected argument 'currency' to be a str")
         pulumi.set(__self__, "currency", currency)
+        if filters and not isinstance(filters, dict):
+            raise TypeError("Expected argument 'filters' to be a dict")
+        pulumi.set(__self__, "filters", filters)
         if from_ and not isinstance(from_, str):
             raise TypeError("Expected argument 'from_' to be a str")
         pulumi.set(__self__, "from_", from_)
@@ -48,6 +51,11 @@ class GetCostByServiceResult:
     @pulumi.getter
     def currency(self) -> _builtins.str:
         return pulumi.get(self, "currency")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Any:
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter(name="from")
@@ -82,6 +90,7 @@ class AwaitableGetCostByServiceResult(GetCostByServiceResult):
             yield self
         return GetCostByServiceResult(
             currency=self.currency,
+            filters=self.filters,
             from_=self.from_,
             group_id=self.group_id,
             items=self.items,
@@ -89,42 +98,64 @@ class AwaitableGetCostByServiceResult(GetCostByServiceResult):
             total=self.total)
 
 
-def get_cost_by_service(from_: Optional[_builtins.str] = None,
+def get_cost_by_service(account_ids: Optional[Sequence[_builtins.str]] = None,
+                        from_: Optional[_builtins.str] = None,
                         group_id: Optional[_builtins.str] = None,
+                        providers: Optional[Sequence[_builtins.str]] = None,
+                        regions: Optional[Sequence[_builtins.str]] = None,
+                        services: Optional[Sequence[_builtins.str]] = None,
+                        tag: Optional[Sequence[_builtins.str]] = None,
                         to: Optional[_builtins.str] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCostByServiceResult:
     """
     Cost per service for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('cloudcost:index:getCostByService', __args__, opts=opts, typ=GetCostByServiceResult).value
 
     return AwaitableGetCostByServiceResult(
         currency=pulumi.get(__ret__, 'currency'),
+        filters=pulumi.get(__ret__, 'filters'),
         from_=pulumi.get(__ret__, 'from_'),
         group_id=pulumi.get(__ret__, 'group_id'),
         items=pulumi.get(__ret__, 'items'),
         to=pulumi.get(__ret__, 'to'),
         total=pulumi.get(__ret__, 'total'))
-def get_cost_by_service_output(from_: pulumi.Input[Optional[_builtins.str]] = None,
+def get_cost_by_service_output(account_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               from_: pulumi.Input[Optional[_builtins.str]] = None,
                                group_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               providers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               regions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               services: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               tag: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                                to: pulumi.Input[Optional[_builtins.str]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCostByServiceResult]:
     """
     Cost per service for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudcost:index:getCostByService', __args__, opts=opts, typ=GetCostByServiceResult)
     return __ret__.apply(lambda __response__: GetCostByServiceResult(
         currency=pulumi.get(__response__, 'currency'),
+        filters=pulumi.get(__response__, 'filters'),
         from_=pulumi.get(__response__, 'from_'),
         group_id=pulumi.get(__response__, 'group_id'),
         items=pulumi.get(__response__, 'items'),

@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetCostComparisonResult:
-    def __init__(__self__, by_provider=None, change=None, change_percent=None, currency=None, current=None, from_=None, group_id=None, previous=None, to=None):
+    def __init__(__self__, by_provider=None, change=None, change_percent=None, currency=None, current=None, filters=None, from_=None, group_id=None, previous=None, to=None):
         if by_provider and not isinstance(by_provider, list):
             raise TypeError("Expected argument 'by_provider' to be a list")
         pulumi.set(__self__, "by_provider", by_provider)
@@ -40,6 +40,9 @@ class GetCostComparisonResult:
         if current and not isinstance(current, dict):
             raise TypeError("Expected argument 'current' to be a dict")
         pulumi.set(__self__, "current", current)
+        if filters and not isinstance(filters, dict):
+            raise TypeError("Expected argument 'filters' to be a dict")
+        pulumi.set(__self__, "filters", filters)
         if from_ and not isinstance(from_, str):
             raise TypeError("Expected argument 'from_' to be a str")
         pulumi.set(__self__, "from_", from_)
@@ -79,6 +82,11 @@ class GetCostComparisonResult:
         return pulumi.get(self, "current")
 
     @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Any:
+        return pulumi.get(self, "filters")
+
+    @_builtins.property
     @pulumi.getter(name="from")
     def from_(self) -> _builtins.str:
         return pulumi.get(self, "from_")
@@ -110,22 +118,33 @@ class AwaitableGetCostComparisonResult(GetCostComparisonResult):
             change_percent=self.change_percent,
             currency=self.currency,
             current=self.current,
+            filters=self.filters,
             from_=self.from_,
             group_id=self.group_id,
             previous=self.previous,
             to=self.to)
 
 
-def get_cost_comparison(from_: Optional[_builtins.str] = None,
+def get_cost_comparison(account_ids: Optional[Sequence[_builtins.str]] = None,
+                        from_: Optional[_builtins.str] = None,
                         group_id: Optional[_builtins.str] = None,
+                        providers: Optional[Sequence[_builtins.str]] = None,
+                        regions: Optional[Sequence[_builtins.str]] = None,
+                        services: Optional[Sequence[_builtins.str]] = None,
+                        tag: Optional[Sequence[_builtins.str]] = None,
                         to: Optional[_builtins.str] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCostComparisonResult:
     """
     A window compared with the window of the same length before it
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('cloudcost:index:getCostComparison', __args__, opts=opts, typ=GetCostComparisonResult).value
@@ -136,20 +155,31 @@ def get_cost_comparison(from_: Optional[_builtins.str] = None,
         change_percent=pulumi.get(__ret__, 'change_percent'),
         currency=pulumi.get(__ret__, 'currency'),
         current=pulumi.get(__ret__, 'current'),
+        filters=pulumi.get(__ret__, 'filters'),
         from_=pulumi.get(__ret__, 'from_'),
         group_id=pulumi.get(__ret__, 'group_id'),
         previous=pulumi.get(__ret__, 'previous'),
         to=pulumi.get(__ret__, 'to'))
-def get_cost_comparison_output(from_: pulumi.Input[Optional[_builtins.str]] = None,
+def get_cost_comparison_output(account_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               from_: pulumi.Input[Optional[_builtins.str]] = None,
                                group_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               providers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               regions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               services: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                               tag: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                                to: pulumi.Input[Optional[_builtins.str]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCostComparisonResult]:
     """
     A window compared with the window of the same length before it
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudcost:index:getCostComparison', __args__, opts=opts, typ=GetCostComparisonResult)
@@ -159,6 +189,7 @@ def get_cost_comparison_output(from_: pulumi.Input[Optional[_builtins.str]] = No
         change_percent=pulumi.get(__response__, 'change_percent'),
         currency=pulumi.get(__response__, 'currency'),
         current=pulumi.get(__response__, 'current'),
+        filters=pulumi.get(__response__, 'filters'),
         from_=pulumi.get(__response__, 'from_'),
         group_id=pulumi.get(__response__, 'group_id'),
         previous=pulumi.get(__response__, 'previous'),

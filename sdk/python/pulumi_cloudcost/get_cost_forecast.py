@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetCostForecastResult:
-    def __init__(__self__, actual=None, currency=None, days=None, from_=None, group_id=None, lower=None, projected=None, to=None, total=None, upper=None):
+    def __init__(__self__, actual=None, currency=None, days=None, filters=None, from_=None, group_id=None, lower=None, projected=None, to=None, total=None, upper=None):
         if actual and not isinstance(actual, float):
             raise TypeError("Expected argument 'actual' to be a float")
         pulumi.set(__self__, "actual", actual)
@@ -34,6 +34,9 @@ class GetCostForecastResult:
         if days and not isinstance(days, list):
             raise TypeError("Expected argument 'days' to be a list")
         pulumi.set(__self__, "days", days)
+        if filters and not isinstance(filters, dict):
+            raise TypeError("Expected argument 'filters' to be a dict")
+        pulumi.set(__self__, "filters", filters)
         if from_ and not isinstance(from_, str):
             raise TypeError("Expected argument 'from_' to be a str")
         pulumi.set(__self__, "from_", from_)
@@ -70,6 +73,11 @@ class GetCostForecastResult:
     @pulumi.getter
     def days(self) -> Sequence['outputs.CostForecastDay']:
         return pulumi.get(self, "days")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Any:
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter(name="from")
@@ -116,6 +124,7 @@ class AwaitableGetCostForecastResult(GetCostForecastResult):
             actual=self.actual,
             currency=self.currency,
             days=self.days,
+            filters=self.filters,
             from_=self.from_,
             group_id=self.group_id,
             lower=self.lower,
@@ -125,16 +134,26 @@ class AwaitableGetCostForecastResult(GetCostForecastResult):
             upper=self.upper)
 
 
-def get_cost_forecast(from_: Optional[_builtins.str] = None,
+def get_cost_forecast(account_ids: Optional[Sequence[_builtins.str]] = None,
+                      from_: Optional[_builtins.str] = None,
                       group_id: Optional[_builtins.str] = None,
+                      providers: Optional[Sequence[_builtins.str]] = None,
+                      regions: Optional[Sequence[_builtins.str]] = None,
+                      services: Optional[Sequence[_builtins.str]] = None,
+                      tag: Optional[Sequence[_builtins.str]] = None,
                       to: Optional[_builtins.str] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCostForecastResult:
     """
     Actual and forecast cost per day for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('cloudcost:index:getCostForecast', __args__, opts=opts, typ=GetCostForecastResult).value
@@ -143,6 +162,7 @@ def get_cost_forecast(from_: Optional[_builtins.str] = None,
         actual=pulumi.get(__ret__, 'actual'),
         currency=pulumi.get(__ret__, 'currency'),
         days=pulumi.get(__ret__, 'days'),
+        filters=pulumi.get(__ret__, 'filters'),
         from_=pulumi.get(__ret__, 'from_'),
         group_id=pulumi.get(__ret__, 'group_id'),
         lower=pulumi.get(__ret__, 'lower'),
@@ -150,16 +170,26 @@ def get_cost_forecast(from_: Optional[_builtins.str] = None,
         to=pulumi.get(__ret__, 'to'),
         total=pulumi.get(__ret__, 'total'),
         upper=pulumi.get(__ret__, 'upper'))
-def get_cost_forecast_output(from_: pulumi.Input[Optional[_builtins.str]] = None,
+def get_cost_forecast_output(account_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                             from_: pulumi.Input[Optional[_builtins.str]] = None,
                              group_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                             providers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                             regions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                             services: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                             tag: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                              to: pulumi.Input[Optional[_builtins.str]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCostForecastResult]:
     """
     Actual and forecast cost per day for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudcost:index:getCostForecast', __args__, opts=opts, typ=GetCostForecastResult)
@@ -167,6 +197,7 @@ def get_cost_forecast_output(from_: pulumi.Input[Optional[_builtins.str]] = None
         actual=pulumi.get(__response__, 'actual'),
         currency=pulumi.get(__response__, 'currency'),
         days=pulumi.get(__response__, 'days'),
+        filters=pulumi.get(__response__, 'filters'),
         from_=pulumi.get(__response__, 'from_'),
         group_id=pulumi.get(__response__, 'group_id'),
         lower=pulumi.get(__response__, 'lower'),

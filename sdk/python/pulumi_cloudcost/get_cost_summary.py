@@ -24,13 +24,16 @@ __all__ = [
 
 @pulumi.output_type
 class GetCostSummaryResult:
-    def __init__(__self__, by_provider=None, currency=None, forecast=None, from_=None, group_id=None, to=None, total=None):
+    def __init__(__self__, by_provider=None, currency=None, filters=None, forecast=None, from_=None, group_id=None, to=None, total=None):
         if by_provider and not isinstance(by_provider, list):
             raise TypeError("Expected argument 'by_provider' to be a list")
         pulumi.set(__self__, "by_provider", by_provider)
         if currency and not isinstance(currency, str):
             raise TypeError("Expected argument 'currency' to be a str")
         pulumi.set(__self__, "currency", currency)
+        if filters and not isinstance(filters, dict):
+            raise TypeError("Expected argument 'filters' to be a dict")
+        pulumi.set(__self__, "filters", filters)
         if forecast and not isinstance(forecast, dict):
             raise TypeError("Expected argument 'forecast' to be a dict")
         pulumi.set(__self__, "forecast", forecast)
@@ -56,6 +59,11 @@ class GetCostSummaryResult:
     @pulumi.getter
     def currency(self) -> _builtins.str:
         return pulumi.get(self, "currency")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Any:
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter
@@ -91,6 +99,7 @@ class AwaitableGetCostSummaryResult(GetCostSummaryResult):
         return GetCostSummaryResult(
             by_provider=self.by_provider,
             currency=self.currency,
+            filters=self.filters,
             forecast=self.forecast,
             from_=self.from_,
             group_id=self.group_id,
@@ -98,16 +107,26 @@ class AwaitableGetCostSummaryResult(GetCostSummaryResult):
             total=self.total)
 
 
-def get_cost_summary(from_: Optional[_builtins.str] = None,
+def get_cost_summary(account_ids: Optional[Sequence[_builtins.str]] = None,
+                     from_: Optional[_builtins.str] = None,
                      group_id: Optional[_builtins.str] = None,
+                     providers: Optional[Sequence[_builtins.str]] = None,
+                     regions: Optional[Sequence[_builtins.str]] = None,
+                     services: Optional[Sequence[_builtins.str]] = None,
+                     tag: Optional[Sequence[_builtins.str]] = None,
                      to: Optional[_builtins.str] = None,
                      opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetCostSummaryResult:
     """
     Totals, per-provider split and forecast for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('cloudcost:index:getCostSummary', __args__, opts=opts, typ=GetCostSummaryResult).value
@@ -115,27 +134,39 @@ def get_cost_summary(from_: Optional[_builtins.str] = None,
     return AwaitableGetCostSummaryResult(
         by_provider=pulumi.get(__ret__, 'by_provider'),
         currency=pulumi.get(__ret__, 'currency'),
+        filters=pulumi.get(__ret__, 'filters'),
         forecast=pulumi.get(__ret__, 'forecast'),
         from_=pulumi.get(__ret__, 'from_'),
         group_id=pulumi.get(__ret__, 'group_id'),
         to=pulumi.get(__ret__, 'to'),
         total=pulumi.get(__ret__, 'total'))
-def get_cost_summary_output(from_: pulumi.Input[Optional[_builtins.str]] = None,
+def get_cost_summary_output(account_ids: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                            from_: pulumi.Input[Optional[_builtins.str]] = None,
                             group_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                            providers: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                            regions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                            services: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                            tag: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                             to: pulumi.Input[Optional[_builtins.str]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCostSummaryResult]:
     """
     Totals, per-provider split and forecast for a window
     """
     __args__ = dict()
+    __args__['accountIds'] = account_ids
     __args__['from'] = from_
     __args__['groupId'] = group_id
+    __args__['providers'] = providers
+    __args__['regions'] = regions
+    __args__['services'] = services
+    __args__['tag'] = tag
     __args__['to'] = to
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('cloudcost:index:getCostSummary', __args__, opts=opts, typ=GetCostSummaryResult)
     return __ret__.apply(lambda __response__: GetCostSummaryResult(
         by_provider=pulumi.get(__response__, 'by_provider'),
         currency=pulumi.get(__response__, 'currency'),
+        filters=pulumi.get(__response__, 'filters'),
         forecast=pulumi.get(__response__, 'forecast'),
         from_=pulumi.get(__response__, 'from_'),
         group_id=pulumi.get(__response__, 'group_id'),

@@ -17,6 +17,10 @@ from . import outputs
 
 __all__ = [
     'AccountsAccount',
+    'BudgetAlertAutoAdjust',
+    'BudgetAlertFilters',
+    'BudgetAlertFiltersTag',
+    'BudgetAlertPlannedAmount',
     'BudgetAlertThreshold',
     'CostByDayDay',
     'CostByServiceItem',
@@ -61,15 +65,168 @@ class AccountsAccount(dict):
 
 
 @pulumi.output_type
+class BudgetAlertAutoAdjust(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "lookbackPeriods":
+            suggest = "lookback_periods"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BudgetAlertAutoAdjust. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BudgetAlertAutoAdjust.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BudgetAlertAutoAdjust.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 lookback_periods: _builtins.int):
+        pulumi.set(__self__, "lookback_periods", lookback_periods)
+
+    @_builtins.property
+    @pulumi.getter(name="lookbackPeriods")
+    def lookback_periods(self) -> _builtins.int:
+        return pulumi.get(self, "lookback_periods")
+
+
+@pulumi.output_type
+class BudgetAlertFilters(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "accountIds":
+            suggest = "account_ids"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BudgetAlertFilters. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BudgetAlertFilters.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BudgetAlertFilters.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 account_ids: Optional[Sequence[_builtins.str]] = None,
+                 providers: Optional[Sequence[_builtins.str]] = None,
+                 regions: Optional[Sequence[_builtins.str]] = None,
+                 services: Optional[Sequence[_builtins.str]] = None,
+                 tags: Optional[Sequence['outputs.BudgetAlertFiltersTag']] = None):
+        if account_ids is not None:
+            pulumi.set(__self__, "account_ids", account_ids)
+        if providers is not None:
+            pulumi.set(__self__, "providers", providers)
+        if regions is not None:
+            pulumi.set(__self__, "regions", regions)
+        if services is not None:
+            pulumi.set(__self__, "services", services)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="accountIds")
+    def account_ids(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "account_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "providers")
+
+    @_builtins.property
+    @pulumi.getter
+    def regions(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "regions")
+
+    @_builtins.property
+    @pulumi.getter
+    def services(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "services")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence['outputs.BudgetAlertFiltersTag']]:
+        return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
+class BudgetAlertFiltersTag(dict):
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 values: Sequence[_builtins.str]):
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "values", values)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def values(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "values")
+
+
+@pulumi.output_type
+class BudgetAlertPlannedAmount(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "periodStart":
+            suggest = "period_start"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BudgetAlertPlannedAmount. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BudgetAlertPlannedAmount.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BudgetAlertPlannedAmount.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 amount: _builtins.float,
+                 period_start: _builtins.str):
+        pulumi.set(__self__, "amount", amount)
+        pulumi.set(__self__, "period_start", period_start)
+
+    @_builtins.property
+    @pulumi.getter
+    def amount(self) -> _builtins.float:
+        return pulumi.get(self, "amount")
+
+    @_builtins.property
+    @pulumi.getter(name="periodStart")
+    def period_start(self) -> _builtins.str:
+        return pulumi.get(self, "period_start")
+
+
+@pulumi.output_type
 class BudgetAlertThreshold(dict):
     def __init__(__self__, *,
                  basis: _builtins.str,
-                 percent: _builtins.float):
+                 amount: Optional[_builtins.float] = None,
+                 percent: Optional[_builtins.float] = None,
+                 recipients: Optional[Sequence[_builtins.str]] = None):
         """
         :param _builtins.str basis: one of `actual`, `forecast`
         """
         pulumi.set(__self__, "basis", basis)
-        pulumi.set(__self__, "percent", percent)
+        if amount is not None:
+            pulumi.set(__self__, "amount", amount)
+        if percent is not None:
+            pulumi.set(__self__, "percent", percent)
+        if recipients is not None:
+            pulumi.set(__self__, "recipients", recipients)
 
     @_builtins.property
     @pulumi.getter
@@ -81,8 +238,18 @@ class BudgetAlertThreshold(dict):
 
     @_builtins.property
     @pulumi.getter
-    def percent(self) -> _builtins.float:
+    def amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "amount")
+
+    @_builtins.property
+    @pulumi.getter
+    def percent(self) -> Optional[_builtins.float]:
         return pulumi.get(self, "percent")
+
+    @_builtins.property
+    @pulumi.getter
+    def recipients(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "recipients")
 
 
 @pulumi.output_type

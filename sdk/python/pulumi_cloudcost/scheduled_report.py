@@ -22,33 +22,42 @@ __all__ = ['ScheduledReportArgs', 'ScheduledReport']
 class ScheduledReportArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 recipients: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  report: pulumi.Input[_builtins.str],
                  schedule: pulumi.Input['ScheduledReportScheduleArgs'],
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 filters: pulumi.Input[Optional['BudgetAlertFiltersArgs']] = None,
                  format: pulumi.Input[Optional[_builtins.str]] = None,
-                 group_id: pulumi.Input[Optional[_builtins.str]] = None):
+                 group_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ScheduledReport resource.
 
         :param pulumi.Input[_builtins.str] name: not blank, 1–100 characters
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: 1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
-        :param pulumi.Input[_builtins.str] report: one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+        :param pulumi.Input[_builtins.str] report: one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
         :param pulumi.Input['ScheduledReportScheduleArgs'] schedule: one of three shapes, chosen by `frequency`
         :param pulumi.Input[_builtins.bool] enabled: a disabled report is not delivered and has no `nextRunAt`; default: true
+        :param pulumi.Input['BudgetAlertFiltersArgs'] filters: as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
         :param pulumi.Input[_builtins.str] format: one of `csv`, `pdf`; default: "csv"
         :param pulumi.Input[_builtins.str] group_id: the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
+        :param pulumi.Input[_builtins.str] webhook_url: receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
         """
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "recipients", recipients)
         pulumi.set(__self__, "report", report)
         pulumi.set(__self__, "schedule", schedule)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
         if format is not None:
             pulumi.set(__self__, "format", format)
         if group_id is not None:
             pulumi.set(__self__, "group_id", group_id)
+        if recipients is not None:
+            pulumi.set(__self__, "recipients", recipients)
+        if webhook_url is not None:
+            pulumi.set(__self__, "webhook_url", webhook_url)
 
     @_builtins.property
     @pulumi.getter
@@ -64,21 +73,9 @@ class ScheduledReportArgs:
 
     @_builtins.property
     @pulumi.getter
-    def recipients(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
-        """
-        1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
-        """
-        return pulumi.get(self, "recipients")
-
-    @recipients.setter
-    def recipients(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
-        pulumi.set(self, "recipients", value)
-
-    @_builtins.property
-    @pulumi.getter
     def report(self) -> pulumi.Input[_builtins.str]:
         """
-        one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+        one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
         """
         return pulumi.get(self, "report")
 
@@ -112,6 +109,18 @@ class ScheduledReportArgs:
 
     @_builtins.property
     @pulumi.getter
+    def filters(self) -> pulumi.Input[Optional['BudgetAlertFiltersArgs']]:
+        """
+        as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
+        """
+        return pulumi.get(self, "filters")
+
+    @filters.setter
+    def filters(self, value: pulumi.Input[Optional['BudgetAlertFiltersArgs']]):
+        pulumi.set(self, "filters", value)
+
+    @_builtins.property
+    @pulumi.getter
     def format(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         one of `csv`, `pdf`; default: "csv"
@@ -134,6 +143,30 @@ class ScheduledReportArgs:
     def group_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "group_id", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def recipients(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
+        """
+        return pulumi.get(self, "recipients")
+
+    @recipients.setter
+    def recipients(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "recipients", value)
+
+    @_builtins.property
+    @pulumi.getter(name="webhookUrl")
+    def webhook_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
+        """
+        return pulumi.get(self, "webhook_url")
+
+    @webhook_url.setter
+    def webhook_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook_url", value)
+
 
 @pulumi.type_token("cloudcost:index:ScheduledReport")
 class ScheduledReport(pulumi.CustomResource):
@@ -142,12 +175,14 @@ class ScheduledReport(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 filters: pulumi.Input[Optional[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']]] = None,
                  format: pulumi.Input[Optional[_builtins.str]] = None,
                  group_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  report: pulumi.Input[Optional[_builtins.str]] = None,
                  schedule: pulumi.Input[Optional[Union['ScheduledReportScheduleArgs', 'ScheduledReportScheduleArgsDict', 'outputs.ScheduledReportSchedule']]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A cost read (summary, by service, by day, forecast or period comparison) of the whole organization or one Cloud Group, delivered by e-mail on a schedule. API: `/reports`.
@@ -155,12 +190,14 @@ class ScheduledReport(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] enabled: a disabled report is not delivered and has no `nextRunAt`; default: true
+        :param pulumi.Input[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']] filters: as BudgetAlert's `filters`: sets, an empty list the same as none; must be empty for `budget_status` (each alert's own filters apply); default: none (all spend)
         :param pulumi.Input[_builtins.str] format: one of `csv`, `pdf`; default: "csv"
         :param pulumi.Input[_builtins.str] group_id: the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
         :param pulumi.Input[_builtins.str] name: not blank, 1–100 characters
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: 1–50 e-mail addresses, lower-cased, no duplicates; compared as a set
-        :param pulumi.Input[_builtins.str] report: one of `summary`, `services`, `daily`, `forecast`, `comparison`; which cost read is delivered (the `GET /cost/…` read of the same name)
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] recipients: at most 50 e-mail addresses, lower-cased; at least one unless `webhookUrl` is set; compared as a set; default: []
+        :param pulumi.Input[_builtins.str] report: one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; which cost read is delivered (the `GET /cost/…` read of the same name), or `budget_status`: every budget alert of the report's scope with its amount (`effectiveAmount`), actual and forecast spend, percent used and the thresholds crossed this period
         :param pulumi.Input[Union['ScheduledReportScheduleArgs', 'ScheduledReportScheduleArgsDict', 'outputs.ScheduledReportSchedule']] schedule: one of three shapes, chosen by `frequency`
+        :param pulumi.Input[_builtins.str] webhook_url: receives every run as a signed `scheduled_report.delivered` event with the report's rows — a spend feed without thresholds; https (plain http only to `localhost`, `127.0.0.1`, `[::1]`); encrypted in state
         """
         ...
     @overload
@@ -187,12 +224,14 @@ class ScheduledReport(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 filters: pulumi.Input[Optional[Union['BudgetAlertFiltersArgs', 'BudgetAlertFiltersArgsDict', 'outputs.BudgetAlertFilters']]] = None,
                  format: pulumi.Input[Optional[_builtins.str]] = None,
                  group_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  recipients: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  report: pulumi.Input[Optional[_builtins.str]] = None,
                  schedule: pulumi.Input[Optional[Union['ScheduledReportScheduleArgs', 'ScheduledReportScheduleArgsDict', 'outputs.ScheduledReportSchedule']]] = None,
+                 webhook_url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -203,13 +242,12 @@ class ScheduledReport(pulumi.CustomResource):
             __props__ = ScheduledReportArgs.__new__(ScheduledReportArgs)
 
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["filters"] = filters
             __props__.__dict__["format"] = format
             __props__.__dict__["group_id"] = group_id
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
-            if recipients is None and not opts.urn:
-                raise TypeError("Missing required property 'recipients'")
             __props__.__dict__["recipients"] = recipients
             if report is None and not opts.urn:
                 raise TypeError("Missing required property 'report'")
@@ -217,11 +255,14 @@ class ScheduledReport(pulumi.CustomResource):
             if schedule is None and not opts.urn:
                 raise TypeError("Missing required property 'schedule'")
             __props__.__dict__["schedule"] = schedule
+            __props__.__dict__["webhook_url"] = None if webhook_url is None else pulumi.Output.secret(webhook_url)
             __props__.__dict__["created_at"] = None
             __props__.__dict__["last_run_at"] = None
             __props__.__dict__["next_run_at"] = None
             __props__.__dict__["organization"] = None
             __props__.__dict__["updated_at"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["webhookUrl"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ScheduledReport, __self__).__init__(
             'cloudcost:index:ScheduledReport',
             resource_name,
@@ -246,6 +287,7 @@ class ScheduledReport(pulumi.CustomResource):
 
         __props__.__dict__["created_at"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["filters"] = None
         __props__.__dict__["format"] = None
         __props__.__dict__["group_id"] = None
         __props__.__dict__["last_run_at"] = None
@@ -256,6 +298,7 @@ class ScheduledReport(pulumi.CustomResource):
         __props__.__dict__["report"] = None
         __props__.__dict__["schedule"] = None
         __props__.__dict__["updated_at"] = None
+        __props__.__dict__["webhook_url"] = None
         return ScheduledReport(resource_name, opts=opts, __props__=__props__)
 
     @staticmethod
@@ -279,6 +322,14 @@ class ScheduledReport(pulumi.CustomResource):
         a disabled report is not delivered and has no `nextRunAt`
         """
         return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Output['outputs.BudgetAlertFilters']:
+        """
+        the canonical filters (`{}`: none)
+        """
+        return pulumi.get(self, "filters")
 
     @_builtins.property
     @pulumi.getter
@@ -340,7 +391,7 @@ class ScheduledReport(pulumi.CustomResource):
     @pulumi.getter
     def report(self) -> pulumi.Output[_builtins.str]:
         """
-        one of `summary`, `services`, `daily`, `forecast`, `comparison`; as input
+        one of `summary`, `services`, `daily`, `forecast`, `comparison`, `budget_status`; as input
         """
         return pulumi.get(self, "report")
 
@@ -359,4 +410,12 @@ class ScheduledReport(pulumi.CustomResource):
         ISO 8601 time (UTC) of the last change
         """
         return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="webhookUrl")
+    def webhook_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        a secret output; when the service answers none, the value last sent stands for it
+        """
+        return pulumi.get(self, "webhook_url")
 
