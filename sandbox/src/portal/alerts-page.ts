@@ -58,7 +58,7 @@ function threshold(form: Readonly<Record<string, unknown>>, n: number): Record<s
     ...(text(form, `thresholds.${n}.percent`).trim() === "" ? {} : { percent: numberField(form, `thresholds.${n}.percent`) }),
     ...(text(form, `thresholds.${n}.amount`).trim() === "" ? {} : { amount: numberField(form, `thresholds.${n}.amount`) }),
     basis: optionalText(form, `thresholds.${n}.basis`),
-    // The alert's recipients: left out (see CONTRACT-REQUESTS.md: the contract refuses an explicit null here).
+    // The alert's recipients: left out, as the contract has it (`Threshold.recipients` is optional, never null).
     ...(sendTo === "own" ? { recipients: listField(form, `thresholds.${n}.recipients`) } : sendTo === "none" ? { recipients: [] } : {}),
   };
 }
