@@ -57,7 +57,8 @@ describe("npm run demo -- --exit (without the Pulumi CLI)", () => {
       '[mandatory] budget-alert-currency (euro-budget): currency "EUR" is not allowed: set currency to one of USD',
     );
     expect(run.stdout).toMatch(/\[advisory\] cloud-group-exclusive-membership \(overlap\)/);
-    expect(run.stdout).toMatch(/policy pack: 14 resources analyzed, 11 violation\(s\)/);
+    // examples/policy-violations: 16 resources, 13 violations (issue 27 added the threshold-amount and tag-key cases).
+    expect(run.stdout).toMatch(/policy pack: 16 resources analyzed, 13 violation\(s\)/);
   });
 
   it("never prints the OAuth client's secret or the webhook signing secret", () => {
