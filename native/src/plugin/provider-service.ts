@@ -3,7 +3,17 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { ResourceKind } from "@cloudcost/pulumi";
-import { changedKeys, checkedApiUrl, configureFrom, currentClient, handlers, specs, URN_KEY, userFacing } from "@cloudcost/pulumi/runtime";
+import {
+  changedKeys,
+  checkedApiUrl,
+  configureFrom,
+  currentClient,
+  handlers,
+  specs,
+  CREATE_KEY,
+  URN_KEY,
+  userFacing,
+} from "@cloudcost/pulumi/runtime";
 import { functionOf } from "../functions";
 import { kindOf } from "../tokens";
 import { changedConfigKeys, configureInputs, lookupOf, unknownConfigKeys } from "./provider-config";
@@ -30,6 +40,15 @@ function unary<Req, Res>(work: (req: Req) => Promise<Res> | Res): Unary<Req, Res
         (e: unknown) => callback({ code: grpc.status.UNKNOWN, details: userFacing(e).message }),
       );
   };
+}
+
+/**
+ * Outputs as the schema declares them: the create key (issue 28) stays among the inputs only. The dynamic front
+ * door keeps it in the outputs because its Read sees nothing else; here Read gets the stored inputs too.
+ */
+function declaredOutputs(outs: Props): Props {
+  const { [CREATE_KEY]: _key, ...declared } = outs;
+  return declared;
 }
 
 function kindFor(type: string, urn: string): ResourceKind {
@@ -150,17 +169,20 @@ export function providerService(version: string, schema: PackageSchemaText): grp
       const kind = kindFor(req.getType(), req.getUrn());
       const inputs = fromStruct(req.getProperties());
       const { id, outs } = await handlers[kind].create(unwrapped(inputs) as Props);
-      return new provproto.CreateResponse().setId(id).setProperties(toStruct(back(kind, outs ?? {}, inputs)));
+      return new provproto.CreateResponse().setId(id).setProperties(toStruct(back(kind, declaredOutputs(outs ?? {}), inputs)));
     }),
 
     read: unary<provproto.ReadRequest, provproto.ReadResponse>(async (req) => {
       const kind = kindFor(req.getType(), req.getUrn());
       const state = fromStruct(req.getProperties());
-      const { id, props, inputs } = await handlers[kind].read(req.getId(), unwrapped(state) as Props);
+      const stored = unwrapped(fromStruct(req.getInputs())) as Props;
+      // The create key rides along from the stored inputs, so Read gives it back with them.
+      const carried = typeof stored[CREATE_KEY] === "string" ? { [CREATE_KEY]: stored[CREATE_KEY] } : {};
+      const { id, props, inputs } = await handlers[kind].read(req.getId(), { ...(unwrapped(state) as Props), ...carried });
       const res = new provproto.ReadResponse().setId(id ?? "");
       if (!id) return res; // deleted outside Pulumi: the engine drops it from state
       const was = { ...state, ...fromStruct(req.getInputs()) };
-      return res.setProperties(toStruct(back(kind, props ?? {}, was))).setInputs(toStruct(back(kind, inputs ?? {}, was)));
+      return res.setProperties(toStruct(back(kind, declaredOutputs(props ?? {}), was))).setInputs(toStruct(back(kind, inputs ?? {}, was)));
     }),
 
     update: unary<provproto.UpdateRequest, provproto.UpdateResponse>(async (req) => {
@@ -168,7 +190,7 @@ export function providerService(version: string, schema: PackageSchemaText): grp
       const news = fromStruct(req.getNews());
       const olds = unwrapped(fromStruct(req.getOlds())) as Props;
       const { outs } = await handlers[kind].update(req.getId(), olds, unwrapped(news) as Props);
-      return new provproto.UpdateResponse().setProperties(toStruct(back(kind, outs ?? {}, news)));
+      return new provproto.UpdateResponse().setProperties(toStruct(back(kind, declaredOutputs(outs ?? {}), news)));
     }),
 
     delete: unary<provproto.DeleteRequest, Empty>(async (req) => {

@@ -26,7 +26,7 @@ export const specs: Record<ResourceKind, ResourceSpec<Props, { id: string }>> = 
 };
 
 export { changedKeys, configureFrom } from "./handlers";
-export { URN_KEY } from "./create-key";
+export { CREATE_KEY, URN_KEY } from "./create-key";
 export { clientFor, currentClient } from "./clients";
 export { checkedApiUrl, resolveSettings, SETTINGS_ENV, SettingsError, type ConfigLookup } from "./settings";
 export { userFacing } from "./user-facing-error";
