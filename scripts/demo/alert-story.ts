@@ -51,8 +51,9 @@ export async function alertStory(sandbox: RunningSandbox, creds: DemoCredentials
     detail(`receiver listening at ${receiver.url}, verifying with the stack's secret output webhookSigningSecret (not shown)`);
 
     const alertId = mocks.resources.find((r) => r.name === "checkout-monthly")!.id;
-    const spendArgs = ["spend", "add", "--org", "demo", "--account", "444455556666", "--service", "AmazonEC2", "--amount", "150"];
-    command(`cloudcost-sandbox ${spendArgs.join(" ")}`);
+    const spendArgs = ["spend", "add", "--org", "demo", "--account", "444455556666", "--service", "Amazon EC2", "--amount", "150"];
+    // Printed as a shell would need it: "Amazon EC2" is one argument.
+    command(`cloudcost-sandbox ${spendArgs.map((a) => (a.includes(" ") ? `"${a}"` : a)).join(" ")}`);
     quote((await sandbox.cli(spendArgs)).stdout);
     const event: ReceivedEvent = await within(
       WEBHOOK_WAIT_MS,

@@ -69,7 +69,7 @@ describe("npm run demo -- --exit (without the Pulumi CLI)", () => {
 
   it("shows examples/alert-fires: spend injected, the webhook verified by the receiver, the e-mail in the outbox", () => {
     expect(run.stdout).toMatch(/== \d+\. An alert fires: examples\/alert-fires \(harness\)/);
-    expect(run.stdout).toContain("$ cloudcost-sandbox spend add --org demo --account 444455556666 --service AmazonEC2 --amount 150");
+    expect(run.stdout).toContain('$ cloudcost-sandbox spend add --org demo --account 444455556666 --service "Amazon EC2" --amount 150');
     const event =
       /receiver: received and verified (evt_\w+) budget_alert\.threshold_crossed: "Checkout monthly budget" reached 100% \(actual\)/.exec(
         run.stdout,

@@ -73,7 +73,7 @@ describe("examples/alert-fires", () => {
       "--account",
       "444455556666",
       "--service",
-      "AmazonEC2",
+      "Amazon EC2",
       "--amount",
       "150",
     ]);

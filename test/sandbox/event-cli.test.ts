@@ -94,14 +94,14 @@ describe("cloudcost-sandbox clock, spend, outbox and events beside a running ser
       "--account",
       ACCOUNT,
       "--service",
-      "AmazonEC2",
+      "Amazon EC2",
       "--amount",
       "100",
       "--json",
     ]);
-    expect(added).toMatchObject({ provider: "aws", accountId: ACCOUNT, service: "AmazonEC2", amount: 100, currency: "USD" });
-    const human = await sb.cli(["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "AmazonS3", "--amount", "0.5"]);
-    expect(human.stdout).toMatch(new RegExp(`^added 0\\.50 USD of AmazonS3 to aws account ${ACCOUNT} on \\d{4}-\\d\\d-\\d\\d\\n$`));
+    expect(added).toMatchObject({ provider: "aws", accountId: ACCOUNT, service: "Amazon EC2", amount: 100, currency: "USD" });
+    const human = await sb.cli(["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "Amazon S3", "--amount", "0.5"]);
+    expect(human.stdout).toMatch(new RegExp(`^added 0\\.50 USD of Amazon S3 to aws account ${ACCOUNT} on \\d{4}-\\d\\d-\\d\\d\\n$`));
     expect(Number(fields(await api("GET", `/alerts/${String(created.id)}`)).currentSpend)).toBeCloseTo(spent + 100.5, 2);
 
     // The webhook arrives (the serve process delivers it), signed with the organization's secret.
@@ -131,7 +131,7 @@ describe("cloudcost-sandbox clock, spend, outbox and events beside a running ser
     );
 
     // More spend in the same period makes no second event.
-    await sb.cliJson(["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "AmazonEC2", "--amount", "500", "--json"]);
+    await sb.cliJson(["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "Amazon EC2", "--amount", "500", "--json"]);
     await sb.cliJson(["clock", "advance", "PT1M", "--org", ORG, "--json"]); // evaluation runs before it returns
     expect((await events("budget_alert.threshold_crossed")).map((e) => e.id)).toEqual([event.id]);
   });
@@ -231,6 +231,15 @@ describe("cloudcost-sandbox clock, spend, outbox and events beside a running ser
     [["clock", "show", "--org", "nobody"], /no organization named "nobody"/],
     [["events", "list", "--org", "nobody"], /no organization named "nobody"/],
     [["spend", "add", "--org", ORG, "--account", "999999999999", "--service", "EC2", "--amount", "5"], /999999999999/],
+    // Issue 33 item 7: spend only on a service the cost data names, of the account's provider.
+    [
+      ["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "AmazonEC2", "--amount", "5"],
+      /^error: "AmazonEC2" is not a service the cost data names; did you mean "Amazon EC2"\?\n$/,
+    ],
+    [
+      ["spend", "add", "--org", ORG, "--account", ACCOUNT, "--service", "Virtual Machines", "--amount", "5"],
+      /"Virtual Machines" is an Azure service, and \d{12} is an AWS account \(its services: Amazon EC2, /,
+    ],
   ])("fails %j with exit code 1 and a clear message, changing nothing", async (args, message) => {
     const before = await sb.cliJson<{ now: string }>(["clock", "show", "--org", ORG, "--json"]);
     const r = await sb.cli(args);

@@ -41,7 +41,7 @@ export async function fireAlert(sb: RunningSandbox, o: FireOptions): Promise<Eve
   const amount = Math.ceil(Number(created.currentSpend)) + 10;
   const replaced = await call(sb, "PUT", `/alerts/${String(created.id)}`, { token: o.token, json: body(amount) });
   if (replaced.status !== 200) throw new Error(`PUT /alerts answered ${replaced.status}: ${replaced.text}`);
-  await control(sb, o.token, "/spend", { accountId: o.accountId, service: "AmazonEC2", amount: 50 });
+  await control(sb, o.token, "/spend", { accountId: o.accountId, service: "Amazon EC2", amount: 50 });
   // Bounded: 60 s of polling, then a failure that says what was awaited.
   for (let i = 0; i < 600; i++) {
     const page = EventPage.parse((await call(sb, "GET", "/events?type=budget_alert.threshold_crossed", { token: o.token })).body);

@@ -38,6 +38,12 @@ export const KNOWN_REGIONS: Readonly<Record<Provider, readonly string[]>> = {
   ],
 };
 
+/**
+ * The services billed outside any region: the cost data books them in region `global` only, and every
+ * other service only in its provider's region codes. A filter pairing them otherwise could never match.
+ */
+export const GLOBAL_SERVICES: readonly string[] = ["Amazon CloudFront"];
+
 const ALL_SERVICES = [...KNOWN_SERVICES.aws, ...KNOWN_SERVICES.azure] as [string, ...string[]];
 const ALL_REGIONS = [...KNOWN_REGIONS.aws, ...KNOWN_REGIONS.azure] as [string, ...string[]];
 
@@ -75,7 +81,7 @@ export const FilterAccountId = z
  * forbids `< > % & \ ? /`), without `=` so that the cost reads' `tag=KEY=VALUE` parameter is unambiguous:
  * Unicode letters and digits, spaces and `_ . : + - @`, 1–128 characters, no surrounding space. Case-sensitive.
  */
-const TAG_KEY = /^[\p{L}\p{N}_.:+\-@](?:[\p{L}\p{N} _.:+\-@]{0,126}[\p{L}\p{N}_.:+\-@])?$/u;
+export const TAG_KEY = /^[\p{L}\p{N}_.:+\-@](?:[\p{L}\p{N} _.:+\-@]{0,126}[\p{L}\p{N}_.:+\-@])?$/u;
 export const TagKey = z
   .string()
   .regex(TAG_KEY, "must be 1 to 128 letters, digits, spaces or _ . : + - @, not starting or ending with a space")
@@ -85,7 +91,7 @@ export const TagKey = z
       "case-sensitive; 1 to 128 Unicode letters, digits, spaces or `_ . : + - @`, no surrounding space; it must be a cost allocation tag of the organization",
   });
 /** A tag value: AWS's allowed characters (letters, digits, spaces, `_ . : / = + - @`), 0–256 characters (empty is a value). */
-const TAG_VALUE = /^[\p{L}\p{N} _.:/=+\-@]{0,256}$/u;
+export const TAG_VALUE = /^[\p{L}\p{N} _.:/=+\-@]{0,256}$/u;
 export const TagValue = z
   .string()
   .regex(TAG_VALUE, "must be at most 256 letters, digits, spaces or _ . : / = + - @")
@@ -126,23 +132,70 @@ function set<T extends z.ZodType<string, string>>(item: T, max: number, descript
     .openapi({ uniqueItems: true, description: `${description}; an empty list is the same as leaving the key out` });
 }
 
-/** `providers` must include the provider of every account, service and region named, or the filter could never match. */
-function matchable(f: { providers?: Provider[]; accountIds?: string[]; services?: string[]; regions?: string[] }, ctx: z.RefinementCtx) {
-  if (!f.providers?.length) return;
-  const allowed = new Set(f.providers);
-  const check = (key: "accountIds" | "services" | "regions", providerOf: (v: string) => Provider, what: string) =>
+/** The filter keys a value can rule out, each value's provider, and how a value is named in a message. */
+type ListKey = "providers" | "accountIds" | "services" | "regions";
+const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { aws: "AWS", azure: "Azure" };
+const WHAT: Readonly<Record<Exclude<ListKey, "providers">, [one: string, many: string]>> = {
+  accountIds: ["an account", "accounts"],
+  services: ["a service", "services"],
+  regions: ["a region", "regions"],
+};
+const providerOf: Readonly<Record<ListKey, (value: string) => Provider>> = {
+  providers: (p) => p as Provider,
+  accountIds: providerOfAccount,
+  services: providerOfService,
+  regions: providerOfRegion,
+};
+/** Whether the cost data bills `service` in `region`: its provider's regions, `global` exactly for the global services. */
+const billedIn = (service: string, region: string): boolean =>
+  providerOfService(service) === providerOfRegion(region) && GLOBAL_SERVICES.includes(service) === (region === "global");
+
+/** Why `value` (of `key`) matches no value of `other`, or undefined when one of them can go with it. */
+function mismatch(key: Exclude<ListKey, "providers">, value: string, other: ListKey, others: readonly string[]): string | undefined {
+  if (key === "services" && other === "regions") {
+    if (others.some((region) => billedIn(value, region))) return undefined;
+    return GLOBAL_SERVICES.includes(value)
+      ? "is billed only in region `global`, which `regions` leaves out"
+      : `is billed in ${PROVIDER_NAMES[providerOfService(value)]} region codes other than \`global\`, and \`regions\` names none`;
+  }
+  if (key === "regions" && other === "services") {
+    if (others.some((service) => billedIn(service, value))) return undefined;
+    const provider = providerOfRegion(value);
+    const same = others.filter((service) => providerOfService(service) === provider);
+    if (same.length === 0)
+      return `is a region of ${PROVIDER_NAMES[provider]}, and \`services\` names no ${PROVIDER_NAMES[provider]} service`;
+    return value === "global"
+      ? `bills only the global services (${GLOBAL_SERVICES.join(", ")}), none of which \`services\` names`
+      : `bills no service \`services\` names (${same.join(", ")}: billed only in \`global\`)`;
+  }
+  const provider = providerOf[key](value);
+  if (others.some((v) => providerOf[other](v) === provider)) return undefined;
+  const [what] = WHAT[key];
+  if (other === "providers") return `is ${what} of ${PROVIDER_NAMES[provider]}, which \`providers\` leaves out`;
+  const [, theirs] = WHAT[other];
+  return `is ${what} of ${PROVIDER_NAMES[provider]}, and \`${other}\` names only ${theirs} of ${PROVIDER_NAMES[provider === "aws" ? "azure" : "aws"]}`;
+}
+
+/**
+ * Issue 33: a filter that could never match is refused, value by value. Every account, service and region
+ * named must be able to go with some value of each other key given — the same provider (an account of
+ * Azure and a service of AWS never meet), and for a service and a region, a region the service is billed
+ * in (`global` for the global services only). `providers` itself is the scope the others are judged by.
+ */
+function matchable(f: Partial<Record<ListKey, string[]>>, ctx: z.RefinementCtx) {
+  const given = (["providers", "accountIds", "services", "regions"] as const).filter((k) => (f[k]?.length ?? 0) > 0);
+  for (const key of given) {
+    if (key === "providers") continue;
     f[key]?.forEach((value, i) => {
-      const provider = providerOf(value);
-      if (!allowed.has(provider))
-        ctx.addIssue({
-          code: "custom",
-          path: [key, i],
-          message: `is ${what} of ${provider}, which \`providers\` leaves out: the filter could never match`,
-        });
+      for (const other of given) {
+        if (other === key) continue;
+        const why = mismatch(key, value, other, f[other] ?? []);
+        if (why === undefined) continue;
+        ctx.addIssue({ code: "custom", path: [key, i], message: `${why}: the filter could never match` });
+        return;
+      }
     });
-  check("accountIds", providerOfAccount, "an account");
-  check("services", providerOfService, "a service");
-  check("regions", providerOfRegion, "a region");
+  }
 }
 
 /** The canonical form: a key with an empty list is left out, so `{ services: [] }` and `{}` are one value (never drift). */
@@ -177,7 +230,7 @@ export const CostFilters = z
   .transform(canonical)
   .openapi("CostFilters", {
     description:
-      "what is counted: cost matching every key given (AND), each key any of its values (OR); a key left out or with an empty list does not filter. Returned in canonical form: empty lists left out, the rest as sent (Azure subscription IDs lower-cased); `{}` is no filter. A budget_status report takes none.",
+      "what is counted: cost matching every key given (AND), each key any of its values (OR); a key left out or with an empty list does not filter. Returned in canonical form: empty lists left out, the rest as sent (Azure subscription IDs lower-cased); `{}` is no filter. A filter that could never match is refused, naming each value: 400 when the values alone rule it out (an account, service or region of a provider that `providers` or another key leaves out; a service with no region `regions` names it is billed in — `global` bills exactly the global services, Amazon CloudFront); 422 when the organization does (an account not connected or, with a group, not a member; a provider, service or region of a provider with no account in scope; a tag key that is not a cost allocation tag or a value it never has). A service an account of its provider does not bill yet is accepted. A budget_status report takes none.",
   });
 export type CostFiltersInput = z.input<typeof CostFilters>;
 export type CostFilters = z.output<typeof CostFilters>;

@@ -9,6 +9,8 @@ import {
   MAX_TAG_VALUES,
   RegionName,
   ServiceName,
+  TAG_KEY,
+  TAG_VALUE,
   type CostFiltersInput,
   type TagFilter,
 } from "./cost-filter";
@@ -21,20 +23,28 @@ const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(f
 
 /**
  * A query parameter that may repeat (`?services=Amazon%20EC2&services=Amazon%20S3`, OpenAPI `style: form,
- * explode: true`): one occurrence arrives as a string, several as a list.
+ * explode: true`): one occurrence arrives as a string, several as a list. A value given twice is refused
+ * (the filters are sets), which the document states as `uniqueItems`.
  */
 function repeated<T extends z.ZodType>(item: T, max: number, description: string) {
   return z
     .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(item).max(max))
     .optional()
-    .openapi({ description: `${description}; repeat the parameter for several (any of them matches)` });
+    .openapi({ uniqueItems: true, description: `${description}; repeat the parameter for several (any of them matches), each value once` });
 }
 
-/** `tag=KEY=VALUE`: split at the first `=` (tag keys never contain one, see `TagKey`). */
+/** A pattern's body, without its anchors, to compose it into another. */
+const body = (pattern: RegExp): string => pattern.source.replace(/^\^/, "").replace(/\$$/, "");
+
+/**
+ * `tag=KEY=VALUE`: split at the first `=` (tag keys never contain one, see `TagKey`). The parameter only
+ * has to split here; the key and the value are then judged by `TagFilter` (field errors on `tag.N.key`,
+ * `tag.N.values.M`). The document states the whole rule applied: a `TagKey`, `=`, a `TagValue`.
+ */
 const TagParam = z
   .string()
   .regex(/^[^=]+=/, "must be KEY=VALUE (a tag key, `=`, then the value, which may be empty)")
-  .openapi({ example: "team=platform" });
+  .openapi({ example: "team=platform", pattern: `^(?:${body(TAG_KEY)})=(?:${body(TAG_VALUE)})$` });
 
 /** The `tag` parameters as tag filters: values of one key are one entry (OR), keys in order of first appearance. */
 function tagFilters(params: readonly string[]): TagFilter[] {

@@ -126,6 +126,8 @@ export const ClientRegistrationRequest = z
     redirect_uris: z
       .array(
         z.string().openapi({
+          // RFC 7591 §2: an array of redirection URI strings; the server parses each as an absolute URI.
+          format: "uri",
           maxLength: MAX_REDIRECT_URI_LENGTH,
           pattern: "^[^#]*$",
           description:

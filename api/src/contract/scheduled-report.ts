@@ -109,7 +109,13 @@ export function reportRules(r: Pick<ReportFields, "recipients" | "webhookUrl" | 
 }
 
 /** What the service applies to a create or replace: `ReportInput`'s fields with `reportRules` (`ReportInput` stays pickable). */
-export const ReportRequest = ReportInput.superRefine(reportRules).openapi("ReportInput");
+export const ReportRequest = ReportInput.superRefine(reportRules).openapi("ReportInput", {
+  // `reportRules`' first rule, which a JSON Schema can state: someone to deliver to.
+  anyOf: [
+    { required: ["recipients"], properties: { recipients: { type: "array", minItems: 1 } } },
+    { required: ["webhookUrl"], properties: { webhookUrl: { type: "string" } } },
+  ],
+});
 
 /** A report as the service returns it: the input fields (defaults applied) plus server fields. */
 export const ScheduledReport = z

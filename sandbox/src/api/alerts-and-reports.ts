@@ -15,8 +15,9 @@ function groupScoped<N extends CrudNoun, F extends { groupId: string | null; fil
   noun: N,
   store: (ctx: SandboxContext) => GroupScopedTable<F, V>,
 ) {
-  // Filters the schema accepts but the organization cannot evaluate are refused before anything is stored (issue 27).
-  const evaluable = (c: Caller & { body: F }): void => c.ctx.costs.assertEvaluable(c.orgId, c.body.filters, "body.filters");
+  // Filters the schema accepts but that could never match in the organization (or the group) are refused
+  // before anything is stored (issues 27, 33).
+  const evaluable = (c: Caller & { body: F }): void => c.ctx.costs.assertEvaluable(c.orgId, c.body.filters, c.body.groupId, "body.filters");
   const plural = `${noun}s`;
   /** A call on one item: its id is the route's path parameter named in the contract (`alertId`, `reportId`). */
   type OnItem = Caller & { params: Record<(typeof CRUD_RESOURCES)[N], string> };

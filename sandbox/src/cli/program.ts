@@ -151,7 +151,10 @@ export function buildProgram(out: Output): Command {
       .description("Add spend on the organization's current day; alerts see it at once")
       .requiredOption("--org <name>", ORG_HELP)
       .requiredOption("--account <id>", "a connected account: AWS 12 digits, Azure a subscription GUID")
-      .requiredOption("--service <name>", "the service the spend is booked on, e.g. AmazonEC2 (1 to 100 characters)")
+      .requiredOption(
+        "--service <name>",
+        'the service the spend is booked on, as the cost data names it: one of the account\'s provider, e.g. "Amazon EC2" or "Virtual Machines"',
+      )
       .requiredOption("--amount <amount>", "in the organization's currency, greater than 0, at most two decimal places")
       .option("--json", "print JSON"),
     (values) => spendAdd(values, out),

@@ -232,19 +232,25 @@ export class Costs {
   }
 
   /**
-   * Refuses (422) filters the schema accepts but the organization cannot evaluate: accounts that are not
-   * connected, tag keys that are not cost allocation tags. `at` is where the filters sit in the request.
+   * Refuses (422) filters the schema accepts but that could never match in the organization (`unevaluable`):
+   * judged against its connected accounts and, with a group, the group's members. An unknown group is left
+   * to the caller's own answer (422 on a write, 404 on a read). `at` is where the filters sit in the request.
    */
-  assertEvaluable(orgId: string, filters: CostFilters, at: string, tagPath?: string): void {
-    const connected = new Set(this.accounts.list(orgId).map((a) => `${a.provider}:${a.accountId}`));
-    const errors = unevaluable(filters, connected, at, tagPath);
+  assertEvaluable(orgId: string, filters: CostFilters, groupId: string | null, at: string, tagPath?: string): void {
+    const key = (m: Member) => `${m.provider}:${m.accountId}`;
+    const connected = new Set(this.accounts.list(orgId).map(key));
+    const group = groupId === null ? undefined : this.groups.get(orgId, groupId);
+    const scope = group
+      ? { connected, counted: new Set(group.members.map(key)), groupId }
+      : { connected, counted: connected, groupId: null };
+    const errors = unevaluable(filters, scope, at, tagPath);
     if (errors.length) throw unprocessable(`The filters name ${errors.map((e) => `${e.path} (${e.message})`).join("; ")}.`, errors);
   }
 
-  /** What a `/cost/*` read counts: its group and filters, refused (422) when the filters cannot be evaluated. */
+  /** What a `/cost/*` read counts: its group and filters, refused (422) when the filters could never match. */
   queryTarget(orgId: string, q: CostQuery): CostTarget {
     const filters = costFiltersOf(q);
-    this.assertEvaluable(orgId, filters, "query", "tag");
+    this.assertEvaluable(orgId, filters, q.groupId ?? null, "query", "tag");
     return { groupId: q.groupId ?? null, filters };
   }
 

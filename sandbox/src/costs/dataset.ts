@@ -1,4 +1,4 @@
-import { KNOWN_SERVICES, type Member, type Provider } from "@cloudcost/api";
+import { GLOBAL_SERVICES, KNOWN_SERVICES, type Member, type Provider } from "@cloudcost/api";
 import { dayNumber } from "./calendar";
 import { unitHash } from "./hash";
 
@@ -10,8 +10,6 @@ const REGIONS: Readonly<Record<Provider, readonly string[]>> = {
   aws: ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1"],
   azure: ["eastus", "westeurope", "northeurope", "southeastasia"],
 };
-/** Services billed outside any region (AWS reports them as `global`). */
-const GLOBAL_SERVICES: ReadonlySet<string> = new Set(["Amazon CloudFront"]);
 
 /**
  * The organization's cost allocation tags: every line carries each key with one of its values. A filter
@@ -40,7 +38,7 @@ const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.l
  */
 export function lineAttributes(orgKey: string, provider: Provider, accountId: string, service: string): LineAttributes {
   const home = pick(REGIONS[provider], unitHash(orgKey, accountId, "home-region"));
-  const region = GLOBAL_SERVICES.has(service)
+  const region = GLOBAL_SERVICES.includes(service)
     ? "global"
     : unitHash(orgKey, accountId, service, "other-region") < 0.3
       ? pick(REGIONS[provider], unitHash(orgKey, accountId, service, "region"))

@@ -2,6 +2,7 @@ import { DateTime, Duration } from "luxon";
 import type { SandboxContext } from "../service/context";
 import { invalidRequest, unprocessable } from "../errors";
 import { todayUtc } from "../costs/calendar";
+import { serviceProblem } from "../costs/service-names";
 import { writeTransaction } from "../store/connection";
 import {
   MAX_CLOCK_AHEAD_YEARS,
@@ -63,8 +64,8 @@ export async function changeClock(ctx: SandboxContext, orgId: string, change: Cl
 }
 
 /**
- * `POST /sandbox/v1/spend`: spend on one of the organization's connected accounts, on its current day.
- * It counts at once in cost reads and alerts' spend; the caller has crossings evaluated.
+ * `POST /sandbox/v1/spend`: spend on one of the organization's connected accounts, on its current day,
+ * under one of the known services of the account's provider (422 naming `body.service` otherwise). It counts at once in cost reads and alerts' spend; the caller has crossings evaluated.
  */
 export function injectSpend(ctx: SandboxContext, orgId: string, input: SpendInjection): InjectedSpend {
   const account = ctx.accounts.list(orgId).find((a) => a.accountId === input.accountId);
@@ -72,6 +73,9 @@ export function injectSpend(ctx: SandboxContext, orgId: string, input: SpendInje
     throw unprocessable(`Account ${input.accountId} is not connected to this organization.`, [
       { path: "body.accountId", code: "unknown_account", message: `${input.accountId} is not a connected account` },
     ]);
+  // Only a service of the account's provider, named as the cost data names it, is ever matched by a filter.
+  const problem = serviceProblem(account.provider, account.accountId, input.service, "body.service");
+  if (problem) throw unprocessable(`"${input.service}" ${problem.message}${problem.message.endsWith("?") ? "" : "."}`, [problem]);
   const date = todayUtc(ctx.clocks.now(orgId));
   const cents = Math.round(input.amount * 100);
   writeTransaction(ctx.db, () =>

@@ -11,6 +11,7 @@ import { acceptJsonOnly } from "./json-body";
 import { registerNotFound } from "./not-found";
 import { sendProblem, toServiceError } from "./problem";
 import { registerRateLimit } from "./rate-limit";
+import { RouteIndex } from "./route-index";
 import { newId } from "../store/ids";
 import { registerOAuth } from "../oauth";
 import { registerPortal } from "../portal";
@@ -63,6 +64,14 @@ function directEvaluation(ctx: SandboxContext): ControlsEngine {
 
 const LOOPBACK_SET: ReadonlySet<string> = new Set(LOOPBACK_HOSTNAMES);
 
+/**
+ * The longest path parameter the router hands to a route: the whole request head Node's parser accepts
+ * (its default `maxHeaderSize`, 16 KiB; a longer head is its 431). Every ID that arrives is then judged by
+ * its route (a malformed ID is the documented 404 naming the parameter), whatever its length — fastify's
+ * default of 100 characters answered a bare 414 no operation declares.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
 /** How long a closing server lets requests in flight finish before it drops their connections. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -76,10 +85,13 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     return503OnClosing: false,
     // Oversized headers (431) and malformed HTTP (400) fail in Node's parser, before any route or hook.
     clientErrorHandler,
-    // Malformed percent-encoding (400) and over-long path parameters (414) are refused by the router
-    // before any hook runs; without this they get fastify's own JSON instead of a problem.
+    maxParamLength: MAX_PARAM_LENGTH,
+    // Malformed percent-encoding (400) is refused by the router before any hook runs; without this it
+    // gets fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
   });
+  // Before any route: every path the server serves, so a wrong method is a 405 with `Allow` on each of them.
+  const routes = RouteIndex.recording(app);
   // A 413 (or any answer given before the body was read) must reach a client that is still sending.
   registerEarlyAnswerDiscard(app);
   // Graceful close: idle connections close at once and requests in flight may finish, but a connection a
@@ -106,11 +118,11 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     if (problem.status >= 500 && problem.slug === "internal") request.log.error({ err: error }, "request failed");
     return sendProblem(request, reply, problem);
   });
-  registerNotFound(app);
+  registerNotFound(app, routes);
   await registerApi(app, ctx, options);
   await registerSandboxControls(app, ctx, options.engine ?? directEvaluation(ctx), options.rateLimitPerMinute);
   await registerOAuth(app, ctx);
-  await registerPortal(app, ctx);
+  await registerPortal(app, ctx, (path) => routes.allowed(path));
   app.get("/", (_request, reply) => reply.redirect("/portal"));
   return app;
 }

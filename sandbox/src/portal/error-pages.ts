@@ -32,18 +32,32 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><re
 
 /**
  * The icon browsers ask for, and unknown portal paths as an HTML page, not problem+json: a wildcard route only matches what no page
- * route does (find-my-way prefers static and parametric routes), so the API's 404 handler stays the API's.
+ * route does (find-my-way prefers static and parametric routes), so the API's 404 handler stays the API's. A page's path with
+ * another method is a 405 page with `Allow`. Both answer in `onRequest`, before fastify looks at a body (a `QUERY` without
+ * Content-Type would otherwise be a 400).
  */
-export function registerErrorPages(scope: FastifyInstance): void {
-  scope.all("/portal/*", async (request, reply) =>
-    sendPage(
+export function registerErrorPages(scope: FastifyInstance, allowedMethods: (path: string) => readonly string[]): void {
+  const notAPage = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = allowedMethods(path);
+    if (allowed.length)
+      return sendPage(
+        reply.header("allow", allowed.join(", ")),
+        405,
+        "Method not allowed",
+        html`<p>The portal page <code>${path}</code> does not take ${request.method}; it takes ${allowed.join(", ")}.</p>
+<p><a href="/portal/groups">Go to Cloud Groups</a>.</p>`,
+      );
+    return sendPage(
       reply,
       404,
       "Page not found",
-      html`<p>There is no portal page at <code>${request.url.split("?")[0] ?? ""}</code>.</p>
+      html`<p>There is no portal page at <code>${path}</code>.</p>
 <p><a href="/portal/groups">Go to Cloud Groups</a> or <a href="/portal/sign-in">sign in</a>.</p>`,
-    ),
-  );
+    );
+  };
+  // The handler is the same answer, for completeness: `onRequest` has always answered already.
+  scope.all("/portal/*", { onRequest: notAPage }, notAPage);
   scope.get("/favicon.ico", async (_request, reply) =>
     reply.type("image/svg+xml").header("cache-control", "public, max-age=86400").send(FAVICON),
   );

@@ -14,8 +14,15 @@ import { registerReportsPage } from "./reports-page";
 import { registerSignIn } from "./sign-in";
 import { registerWebPlugins } from "../web/plugins";
 
-/** Registers the portal's server-rendered pages under `/portal` in their own encapsulated scope. */
-export async function registerPortal(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
+/**
+ * Registers the portal's server-rendered pages under `/portal` in their own encapsulated scope;
+ * `allowedMethods` (the server's route index) tells a wrong method on a page (405) from no page (404).
+ */
+export async function registerPortal(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  allowedMethods: (path: string) => readonly string[],
+): Promise<void> {
   await app.register(async (scope) => {
     await registerWebPlugins(scope, ctx);
     scope.setErrorHandler(portalErrorHandler);
@@ -31,6 +38,6 @@ export async function registerPortal(app: FastifyInstance, ctx: SandboxContext):
     registerCostsPage(scope, ctx, stores);
     registerAccountsPage(scope, ctx, stores);
     registerPortalAssets(scope);
-    registerErrorPages(scope);
+    registerErrorPages(scope, allowedMethods);
   });
 }

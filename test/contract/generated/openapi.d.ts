@@ -695,7 +695,7 @@ export interface components {
             byProvider: components["schemas"]["ProviderAmount"][];
             forecast: components["schemas"]["ForecastTotals"];
         };
-        /** @description what is counted: cost matching every key given (AND), each key any of its values (OR); a key left out or with an empty list does not filter. Returned in canonical form: empty lists left out, the rest as sent (Azure subscription IDs lower-cased); `{}` is no filter. A budget_status report takes none. */
+        /** @description what is counted: cost matching every key given (AND), each key any of its values (OR); a key left out or with an empty list does not filter. Returned in canonical form: empty lists left out, the rest as sent (Azure subscription IDs lower-cased); `{}` is no filter. A filter that could never match is refused, naming each value: 400 when the values alone rule it out (an account, service or region of a provider that `providers` or another key leaves out; a service with no region `regions` names it is billed in — `global` bills exactly the global services, Amazon CloudFront); 422 when the organization does (an account not connected or, with a group, not a member; a provider, service or region of a provider with no account in scope; a tag key that is not a cost allocation tag or a value it never has). A service an account of its provider does not bill yet is accepted. A budget_status report takes none. */
         CostFilters: {
             /** @description cloud providers; an empty list is the same as leaving the key out */
             providers?: components["schemas"]["CloudProvider"][];
@@ -1416,6 +1416,10 @@ export interface components {
             webhookUrl?: string | null;
             /** @default true */
             enabled?: boolean;
+        } | {
+            recipients: unknown[];
+        } | {
+            webhookUrl: string;
         };
         ScanRun: {
             runId: components["schemas"]["RunId"];
@@ -1775,15 +1779,15 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
-                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches), each value once */
                 providers?: components["schemas"]["CloudProvider"][];
-                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches), each value once */
                 accountIds?: string[];
-                /** @description only these services; repeat the parameter for several (any of them matches) */
+                /** @description only these services; repeat the parameter for several (any of them matches), each value once */
                 services?: components["schemas"]["ServiceName"][];
-                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                /** @description only these region codes; repeat the parameter for several (any of them matches), each value once */
                 regions?: components["schemas"]["RegionName"][];
-                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches), each value once */
                 tag?: string[];
             };
             header?: never;
@@ -1918,15 +1922,15 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
-                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches), each value once */
                 providers?: components["schemas"]["CloudProvider"][];
-                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches), each value once */
                 accountIds?: string[];
-                /** @description only these services; repeat the parameter for several (any of them matches) */
+                /** @description only these services; repeat the parameter for several (any of them matches), each value once */
                 services?: components["schemas"]["ServiceName"][];
-                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                /** @description only these region codes; repeat the parameter for several (any of them matches), each value once */
                 regions?: components["schemas"]["RegionName"][];
-                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches), each value once */
                 tag?: string[];
             };
             header?: never;
@@ -2061,15 +2065,15 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
-                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches), each value once */
                 providers?: components["schemas"]["CloudProvider"][];
-                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches), each value once */
                 accountIds?: string[];
-                /** @description only these services; repeat the parameter for several (any of them matches) */
+                /** @description only these services; repeat the parameter for several (any of them matches), each value once */
                 services?: components["schemas"]["ServiceName"][];
-                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                /** @description only these region codes; repeat the parameter for several (any of them matches), each value once */
                 regions?: components["schemas"]["RegionName"][];
-                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches), each value once */
                 tag?: string[];
             };
             header?: never;
@@ -2204,15 +2208,15 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
-                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches), each value once */
                 providers?: components["schemas"]["CloudProvider"][];
-                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches), each value once */
                 accountIds?: string[];
-                /** @description only these services; repeat the parameter for several (any of them matches) */
+                /** @description only these services; repeat the parameter for several (any of them matches), each value once */
                 services?: components["schemas"]["ServiceName"][];
-                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                /** @description only these region codes; repeat the parameter for several (any of them matches), each value once */
                 regions?: components["schemas"]["RegionName"][];
-                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches), each value once */
                 tag?: string[];
             };
             header?: never;
@@ -2347,15 +2351,15 @@ export interface operations {
                 to: string;
                 /** @description restrict to the members of this Cloud Group */
                 groupId?: string;
-                /** @description only these cloud providers; repeat the parameter for several (any of them matches) */
+                /** @description only these cloud providers; repeat the parameter for several (any of them matches), each value once */
                 providers?: components["schemas"]["CloudProvider"][];
-                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches) */
+                /** @description only these accounts (12-digit AWS account IDs, Azure subscription GUIDs); repeat the parameter for several (any of them matches), each value once */
                 accountIds?: string[];
-                /** @description only these services; repeat the parameter for several (any of them matches) */
+                /** @description only these services; repeat the parameter for several (any of them matches), each value once */
                 services?: components["schemas"]["ServiceName"][];
-                /** @description only these region codes; repeat the parameter for several (any of them matches) */
+                /** @description only these region codes; repeat the parameter for several (any of them matches), each value once */
                 regions?: components["schemas"]["RegionName"][];
-                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches) */
+                /** @description only cost carrying this tag, as KEY=VALUE; values of one key are alternatives, different keys must all match; repeat the parameter for several (any of them matches), each value once */
                 tag?: string[];
             };
             header?: never;
