@@ -1,12 +1,17 @@
 import { API_BASE_PATH, Member } from "@cloudcost/api";
 import { notFound } from "../errors";
+import { fieldErrors } from "../validation";
 import { assertIfMatch } from "../http/etag";
 import type { ApiHandlers, Call } from "./handler";
 
-/** The member named by the path; an ID that cannot be an account of that provider cannot be a member either. */
+/**
+ * The member named by the path; an ID that cannot be an account of that provider cannot be a member either:
+ * 404 naming `params.accountId`, like every other path parameter that fails its format.
+ */
 function pathMember({ params }: Call<"removeMember">): Member {
   const parsed = Member.safeParse({ provider: params.provider, accountId: params.accountId });
-  if (!parsed.success) throw notFound(`${params.accountId} is not a member of Cloud Group ${params.groupId}.`);
+  if (!parsed.success)
+    throw notFound(`${params.accountId} is not a member of Cloud Group ${params.groupId}.`, fieldErrors(parsed.error.issues, "params"));
   return parsed.data;
 }
 
