@@ -276,7 +276,8 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       json: alertBody({
         filters: {
           providers: ["aws"],
-          services: ["Amazon EC2"],
+          // Each region bills one of the services: EC2 in us-east-1, CloudFront (a global service) in `global`.
+          services: ["Amazon EC2", "Amazon CloudFront"],
           regions: ["us-east-1", "global"],
           tags: [{ key: "team", values: ["data"] }],
         },
@@ -328,6 +329,9 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
         },
       },
       { filters: { providers: ["azure"], services: ["Amazon EC2"] } },
+      // Issue 33: values no other key's values can go with.
+      { filters: { accountIds: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"], services: ["Amazon EC2"] } },
+      { filters: { services: ["Amazon EC2"], regions: ["eastus"] } },
       { plannedAmounts: [{ periodStart: "2026-12-02", amount: 10 }] },
       { endDate: "2026-11-01", startDate: "2026-11-02" },
       { autoAdjust: { lookbackPeriods: 3 }, plannedAmounts: [{ periodStart: "2026-12-01", amount: 10 }] },

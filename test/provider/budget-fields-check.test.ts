@@ -33,6 +33,14 @@ describe("field-level failures of the new inputs", () => {
     ["BudgetAlert", { ...ALERT, filters: { accountIds: ["1234"] } }, "filters.accountIds[0]"],
     ["BudgetAlert", { ...ALERT, filters: { tags: [{ key: "team", values: [] }] } }, "filters.tags[0].values"],
     ["BudgetAlert", { ...ALERT, filters: { providers: ["azure"], services: ["Amazon EC2"] } }, "filters.services[0]"],
+    // Issue 33: combinations that could never match fail in Check, before anything is sent.
+    [
+      "BudgetAlert",
+      { ...ALERT, filters: { accountIds: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"], services: ["Amazon EC2"] } },
+      "filters.accountIds[0]",
+    ],
+    ["BudgetAlert", { ...ALERT, filters: { services: ["Amazon EC2"], regions: ["eastus"] } }, "filters.regions[0]"],
+    ["BudgetAlert", { ...ALERT, filters: { services: ["Amazon CloudFront"], regions: ["us-east-1"] } }, "filters.services[0]"],
     ["BudgetAlert", { ...ALERT, filters: { colour: ["red"] } }, "filters.colour"],
     ["BudgetAlert", { ...ALERT, thresholds: [{ percent: 50, amount: 10, basis: "actual" }] }, "thresholds[0].amount"],
     ["BudgetAlert", { ...ALERT, thresholds: [{ basis: "actual" }] }, "thresholds[0].percent"],

@@ -85,7 +85,7 @@ export async function buildServer(ctx: SandboxContext, options: ServerOptions): 
     return503OnClosing: false,
     // Oversized headers (431) and malformed HTTP (400) fail in Node's parser, before any route or hook.
     clientErrorHandler,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Malformed percent-encoding (400) is refused by the router before any hook runs; without this it
     // gets fastify's own JSON instead of a problem.
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toServiceError(error)),
