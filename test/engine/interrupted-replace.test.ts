@@ -36,8 +36,18 @@ function declared(v: number): Declared[] {
   const three = [0, 1, 2];
   return [
     ...three.map((i): Declared => ({ kind: "CloudGroup", name: `h${i}`, inputs: { name: `${PREFIX}host ${i}` } })),
-    ...three.map((i): Declared => ({ kind: "BudgetAlert", name: `a${i}`, groupOf: `h${i}`, inputs: { name: `${PREFIX}alert ${i} v${v}`, amount: 100 + i + v } })),
-    ...three.map((i): Declared => ({ kind: "ScheduledReport", name: `r${i}`, groupOf: `h${i}`, inputs: { ...REPORT, name: `${PREFIX}report ${i} v${v}` } })),
+    ...three.map((i): Declared => ({
+      kind: "BudgetAlert",
+      name: `a${i}`,
+      groupOf: `h${i}`,
+      inputs: { name: `${PREFIX}alert ${i} v${v}`, amount: 100 + i + v },
+    })),
+    ...three.map((i): Declared => ({
+      kind: "ScheduledReport",
+      name: `r${i}`,
+      groupOf: `h${i}`,
+      inputs: { ...REPORT, name: `${PREFIX}report ${i} v${v}` },
+    })),
     ...three.map((i): Declared => ({ kind: "CloudGroup", name: `d${i}`, inputs: { name: `${PREFIX}solo ${i} v${v}` } })),
     {
       kind: "BudgetAlert",
@@ -162,7 +172,11 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
       const hit = await struck;
       await reapOrphans(group);
       // Every round is interrupted: the count lies within the creates and deletes the round makes.
-      expect({ what, struck: hit, code: result.code }).toEqual({ what, struck: expect.objectContaining({ kind: expect.any(String) }), code: 128 });
+      expect({ what, struck: hit, code: result.code }).toEqual({
+        what,
+        struck: expect.objectContaining({ kind: expect.any(String) }),
+        code: 128,
+      });
       counts.interruptions[hit!.kind]++;
       counts.struck[`${hit!.kind} ${hit!.op}, ${point}`] = (counts.struck[`${hit!.kind} ${hit!.op}, ${point}`] ?? 0) + 1;
 
@@ -201,13 +215,50 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
         });
         expect({ what, kind, inState: state.ids[kind] }).toEqual({ what, kind, inState: ids });
       }
-      expect({ what, markedForDeletion: state.markedForDeletion, pending: state.pending }).toEqual({ what, markedForDeletion: [], pending: 0 });
+      expect({ what, markedForDeletion: state.markedForDeletion, pending: state.pending }).toEqual({
+        what,
+        markedForDeletion: [],
+        pending: 0,
+      });
       const report = await pending(stack, ["--json"]);
-      expect({ what, code: report.code, unmanaged: (JSON.parse(report.stdout) as Findings).unmanaged }).toEqual({ what, code: 0, unmanaged: [] });
+      expect({ what, code: report.code, unmanaged: (JSON.parse(report.stdout) as Findings).unmanaged }).toEqual({
+        what,
+        code: 0,
+        unmanaged: [],
+      });
     }
 
     expectSuccess(await stack.destroy());
     expect(await inService()).toEqual({ group: new Map(), alert: new Map(), report: new Map() });
     expect(counts).toEqual(expect.objectContaining({ duplicates: zero(), orphans: zero() }));
   }, 1_800_000);
+
+  it("exits non-zero from pending --apply, naming the object and the command, when the state after its refresh lacks an import", async () => {
+    const stack = await f.stack(DECLARED_PROGRAM, "vanishing");
+    await stack.setConfig({ key: "cloudcost:apiUrl", value: proxy.baseUrl });
+    await stack.setConfigObject(DECLARED_RESOURCES, [
+      { kind: "BudgetAlert", name: "v", inputs: { name: `${PREFIX}vanishing`, amount: 7 } },
+    ]);
+    const command = stack.start(["up", "--yes", "--skip-preview"], { processGroup: true });
+    const pid = command.child.pid!;
+    const struck = proxy.arm(1, "answered", () => process.kill(-pid, "SIGKILL"));
+    await command.done;
+    expect(await struck).toEqual({ kind: "alert", op: "create" });
+    const [id] = [...(await inService()).alert.keys()];
+    // Someone deletes the object in the portal while the repair runs: the refresh reads it gone and drops it.
+    proxy.beforeForward = async (method, path) => {
+      if (method === "GET" && path.startsWith(`/api/v1/alerts/${id}`)) await f.api.deleteAlert(id!).catch(() => undefined);
+    };
+    const result = await pending(stack, ["--apply"]);
+    proxy.beforeForward = undefined;
+    expect(result.code).toBe(1);
+    const urn = `urn:pulumi:vanishing::cloudcost-engine-declared::${TYPES.alert}::v`;
+    expect(result.stderr).toContain(`The repair did not finish: 1 resource(s) are not as it set out to leave them:\n  ${urn}\n`);
+    expect(result.stderr).toContain(`${id} was not imported: it no longer exists (deleted meanwhile?) and the state does not hold it`);
+    expect(result.stderr).toContain("fix: pulumi up --cwd");
+    // The command it names does fix it.
+    expectSuccess(await stack.up());
+    expect((await inState(stack)).ids.alert).toEqual([...(await inService()).alert.keys()]);
+    expectSuccess(await stack.destroy());
+  });
 });

@@ -7,7 +7,14 @@
  * retry from a provider process that outlives the CLI goes through as it would on a user's machine. Where it
  * strikes depends only on the count, so a seed repeats a run point for point however loaded the machine is.
  */
-import { request as httpRequest, createServer, type IncomingMessage, type Server } from "node:http";
+import {
+  request as httpRequest,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type KillPoint = "in-flight" | "answered";
@@ -33,6 +40,8 @@ interface Armed {
 export class InterruptingProxy {
   private armed: Armed | undefined;
   private seen = 0;
+  /** Runs before each request is forwarded (e.g. a portal user deleting an object just before it is read). */
+  beforeForward: ((method: string, path: string) => Promise<void>) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -47,14 +56,14 @@ export class InterruptingProxy {
 
   static async start(upstreamBaseUrl: string): Promise<InterruptingProxy> {
     const upstream = new URL(upstreamBaseUrl);
-    let proxy: InterruptingProxy | undefined;
-    const server = createServer((req, res) => {
+    const server = createServer();
+    const proxy = new InterruptingProxy(server, upstream);
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => void proxy!.handle(req, Buffer.concat(chunks), res));
+      req.on("end", () => void proxy.handle(req, Buffer.concat(chunks), res));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    proxy = new InterruptingProxy(server, upstream);
     return proxy;
   }
 
@@ -62,7 +71,11 @@ export class InterruptingProxy {
    * Strikes at the NTH create or delete from now (1 = the next), at POINT: `trigger` runs, the caller's
    * connection is cut. Resolves with what the struck request was, or undefined if the deployment ended first.
    */
-  arm(nth: number, point: KillPoint, trigger: () => void): Promise<{ kind: Kind; op: "create" | "delete" } | undefined> & { disarm(): void } {
+  arm(
+    nth: number,
+    point: KillPoint,
+    trigger: () => void,
+  ): Promise<{ kind: Kind; op: "create" | "delete" } | undefined> & { disarm(): void } {
     let settle: (hit: { kind: Kind; op: "create" | "delete" } | undefined) => void = () => undefined;
     const struck = new Promise<{ kind: Kind; op: "create" | "delete" } | undefined>((resolve) => (settle = resolve));
     this.seen = 0;
@@ -75,7 +88,7 @@ export class InterruptingProxy {
     });
   }
 
-  private async handle(req: IncomingMessage, body: Buffer, res: import("node:http").ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const mutation = mutationOf(req.method ?? "GET", req.url ?? "/");
     const armed = this.armed;
     const strike = armed !== undefined && mutation !== undefined && ++this.seen === armed.nth;
@@ -86,6 +99,7 @@ export class InterruptingProxy {
       res.socket?.destroy();
       return;
     }
+    await this.beforeForward?.(req.method ?? "GET", req.url ?? "/");
     const answer = await this.forward(req, body);
     if (strike) {
       armed.trigger();
@@ -103,10 +117,7 @@ export class InterruptingProxy {
     res.end(answer.body);
   }
 
-  private forward(
-    req: IncomingMessage,
-    body: Buffer,
-  ): Promise<{ status: number; headers: import("node:http").IncomingHttpHeaders; body: Buffer } | undefined> {
+  private forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer } | undefined> {
     return new Promise((resolve) => {
       const headers = { ...req.headers, host: this.upstream.host };
       const out = httpRequest(

@@ -19,7 +19,10 @@ export interface PendingOptions extends StackSelector {
 const shellWord = (word: string) => (/^[\w./=@,+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The selector as it follows a printed command (empty, or a space and the shell words). */
-const selectorText = (selector: StackSelector) => selectorArgs(selector).map((w) => ` ${shellWord(w)}`).join("");
+const selectorText = (selector: StackSelector) =>
+  selectorArgs(selector)
+    .map((w) => ` ${shellWord(w)}`)
+    .join("");
 
 function describe(recovery: Recovery, finished: FinishedCreates, refresh: string[] | undefined, selector: StackSelector): string[] {
   const lines: string[] = [];
@@ -36,10 +39,15 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
   for (const u of recovery.unknown) lines.push(`  create  ${u.urn}\n          cannot be looked up: ${u.reason}; find it in the portal`);
   for (const o of recovery.others) lines.push(`  ${o.operation.replace(/ing$/, "e")}  ${o.urn}\n          settled by the refresh`);
   // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.
-  if (refresh && recovery.found.length > 0) lines.push("", "Repair the state with:", `  npx cloudcost-pulumi pending --apply${selectorText(selector)}`);
-  else if (refresh) lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
+  if (refresh && recovery.found.length > 0)
+    lines.push("", "Repair the state with:", `  npx cloudcost-pulumi pending --apply${selectorText(selector)}`);
+  else if (refresh)
+    lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
   else if (recovery.unknown.length > 0)
-    lines.push("", "Look each of those up, then adopt what exists (the resource's adoptId) and run: pulumi refresh --clear-pending-creates");
+    lines.push(
+      "",
+      "Look each of those up, then adopt what exists (the resource's adoptId) and run: pulumi refresh --clear-pending-creates",
+    );
   if (recovery.unmanaged.length > 0) {
     lines.push("", `${recovery.unmanaged.length} object(s) this stack created are in no state (nothing was deleted):`);
     for (const u of recovery.unmanaged) lines.push(`  ${u.id}  created ${u.createdAt}`);
@@ -114,7 +122,9 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
   const finished = finishCreates(state, recovery);
   const report = (problems: Unrepaired[] = []) => {
     if (options.json)
-      process.stdout.write(`${JSON.stringify({ ...recovery, refresh: refresh ?? null, replaced: finished.replaced, unrepaired: problems }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ...recovery, refresh: refresh ?? null, replaced: finished.replaced, unrepaired: problems }, null, 2)}\n`,
+      );
   };
   if (!options.json) process.stdout.write(`${describe(recovery, finished, refresh, options).join("\n")}\n`);
   if (!options.apply) {
@@ -140,6 +150,8 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
     return 1;
   }
   if (finished.replaced.length > 0 && !options.json)
-    process.stdout.write(`\n${finished.replaced.length} replaced object(s) are marked for deletion: run \`pulumi up${selectorText(options)}\` to delete them.\n`);
+    process.stdout.write(
+      `\n${finished.replaced.length} replaced object(s) are marked for deletion: run \`pulumi up${selectorText(options)}\` to delete them.\n`,
+    );
   return recovery.unmanaged.length > 0 ? 1 : 0;
 }

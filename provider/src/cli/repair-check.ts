@@ -50,9 +50,21 @@ export async function unrepaired(recovery: Recovery, after: StackExport, client:
     const stillThere = kind === undefined || (await exists(client, kind, id));
     const holds = held.length > 0 ? `the state holds ${held.join(", ")} for it` : "the state does not hold it";
     if (!stillThere) {
-      problems.push({ urn, type, id, problem: `${id} was not imported: it no longer exists (deleted meanwhile?) and ${holds}`, fix: `pulumi up${selector}` });
+      problems.push({
+        urn,
+        type,
+        id,
+        problem: `${id} was not imported: it no longer exists (deleted meanwhile?) and ${holds}`,
+        fix: `pulumi up${selector}`,
+      });
     } else if (type.startsWith("cloudcost:")) {
-      problems.push({ urn, type, id, problem: `${id} was not imported: ${holds}`, fix: `pulumi import ${type} ${nameOf(urn)} ${id}${selector}` });
+      problems.push({
+        urn,
+        type,
+        id,
+        problem: `${id} was not imported: ${holds}`,
+        fix: `pulumi import ${type} ${nameOf(urn)} ${id}${selector}`,
+      });
     } else {
       // `pulumi import` cannot read a dynamic resource (pulumi/pulumi#16175): the resource's adoptId takes the object over.
       problems.push({
