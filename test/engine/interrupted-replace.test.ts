@@ -5,7 +5,7 @@
  * delete-before-replace) and one alert with the `deleteBeforeReplace` option — and is killed at a seeded create or
  * delete: right after the service answered it, or while it was in flight (test/engine/interrupting-proxy.ts
  * strikes at the request, not at a time), the CLI alone or with every process it started. The user's repair
- * follows (README, "If `pulumi up` is interrupted": `pending --apply` then `up`, or `cancel`, `up`,
+ * follows (README, "If `pulumi up` is interrupted": `pending --apply` then `up`, or `cancel`, `up --refresh`,
  * `pending --apply`, `up`), and then the service must hold exactly the declared objects, each once, each in the
  * stack's state with its declared name, nothing pending, nothing unmanaged; the last `destroy` must leave
  * nothing (a leftover report in a group used to make it fail with 409).
@@ -125,11 +125,11 @@ async function repair(stack: PulumiStack, what: string): Promise<void> {
  * `pulumi up` as the user runs it after an interruption. One that fails is a recovery that needed a person:
  * counted, then repaired the documented way (`pending --apply`, `up`), which must succeed.
  */
-async function upAfter(stack: PulumiStack, what: string): Promise<void> {
-  const up = await stack.up();
+async function upAfter(stack: PulumiStack, what: string, extra: string[] = []): Promise<void> {
+  const up = await stack.up(extra);
   if (up.code === 0) return;
   counts.neededAPerson++;
-  console.log(`${what}: pulumi up failed, repaired with pending --apply:\n${up.stderr.slice(-2000)}`);
+  console.log(`${what}: pulumi up failed, repaired with pending --apply:\n${up.stdout.slice(-3000)}\n${up.stderr.slice(-2000)}`);
   await repair(stack, what);
   expectSuccess(await stack.up());
 }
@@ -192,7 +192,8 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
           await repair(stack, what);
           await upAfter(stack, what);
         } else {
-          await upAfter(stack, what);
+          // `--refresh`, as the README says: a delete-before-replace may have deleted the old object unrecorded.
+          await upAfter(stack, what, ["--refresh"]);
           await repair(stack, what);
         }
         // The repair finishes a replace the `up` left half done by marking the object it replaced for deletion.
