@@ -10,10 +10,9 @@
  *
  * Seeded: CLOUDCOST_INTERRUPT_SEED picks other points (the seed is printed with the counts).
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { descendants, type PulumiResult, type PulumiStack, type RunningCommand, type StackExport } from "@cloudcost/testkit";
-import { DECLARED_PROGRAM, DECLARED_RESOURCES, REPO, TYPES, expectSuccess, useEngineFixture, type Declared } from "./support";
+import { generator, pending, reapOrphans, sleep, type Findings } from "./interruption-support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture, type Declared } from "./support";
 
 const f = useEngineFixture();
 
@@ -23,26 +22,10 @@ const PAIRS = 30;
 const HOW = ["cli-SIGKILL", "provider-SIGKILL", "cli-SIGINT", "all-SIGKILL"] as const;
 type How = (typeof HOW)[number];
 
-const PENDING_CLI = join(REPO, "provider", "dist", "cli", "main.js");
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated point for point. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const declared: Declared[] = Array.from({ length: PAIRS }, (_, i): Declared[] => [
   { kind: "CloudGroup", name: `g${i}`, inputs: { name: `Interrupted group ${i}` } },
   { kind: "BudgetAlert", name: `a${i}`, groupOf: `g${i}`, inputs: { name: `Interrupted alert ${i}`, amount: 100 + i } },
 ]).flat();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once the command has printed `count` lines that show a step of `word` starting (`creating`, `deleting`). */
 function stepsStarted(command: RunningCommand, word: string, count: number): Promise<void> {
@@ -64,15 +47,6 @@ function stepsStarted(command: RunningCommand, word: string, count: number): Pro
   });
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Interrupts the command as HOW says and waits until it and everything it started have ended. */
 async function interrupt(command: RunningCommand, how: How): Promise<PulumiResult> {
   const pid = command.child.pid!;
@@ -84,26 +58,8 @@ async function interrupt(command: RunningCommand, how: How): Promise<PulumiResul
     for (const p of group.filter((p) => p.command.includes("dynamic-provider"))) process.kill(p.pid, "SIGKILL");
   }
   const result = await command.done;
-  // Processes orphaned by a killed CLI finish what they were sending, as they would on a user's machine;
-  // then they go too, so none outlives the test.
-  for (let waited = 0; waited < 5_000 && group.some((p) => alive(p.pid)); waited += 100) await sleep(100);
-  for (const p of group) if (alive(p.pid)) process.kill(p.pid, "SIGKILL");
+  await reapOrphans(group);
   return result;
-}
-
-/** Runs `cloudcost-pulumi pending` for the stack (the published bin, run by Node as npm links it). */
-function pending(stack: PulumiStack, args: string[]): Promise<PulumiResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PENDING_CLI, "pending", "--stack", stack.name, "--cwd", stack.cwd, ...args], {
-      env: stack.workspace.env,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
 }
 
 interface Census {
@@ -142,16 +98,14 @@ const counts = { interruptions: 0, pendingLeft: 0, foundByKey: 0, settledByUp: 0
 async function repair(stack: PulumiStack, what: string, tally: typeof counts): Promise<void> {
   const result = await pending(stack, ["--apply", "--json"]);
   expect({ what, code: result.code, stderr: result.stderr }).toEqual(expect.objectContaining({ what, code: 0 }));
-  const found = JSON.parse(result.stdout) as {
-    found: { id: string }[];
-    settled: { id: string }[];
-    neverCreated: unknown[];
-    unknown: unknown[];
-    others: unknown[];
-  };
+  const found = JSON.parse(result.stdout) as Findings;
   expect({ what, unknown: found.unknown }).toEqual({ what, unknown: [] });
   const service = await inService();
   for (const { id } of [...found.found, ...found.settled]) expect([...service.groups, ...service.alerts]).toContain(id);
+  // What it says it imported is in the state now, under the URN of its create (issue 33: the refresh it ran
+  // used to drop the imports and report them done).
+  const held = ((await stack.exportState()).deployment.resources ?? []).map((r) => ({ urn: r.urn, id: r.id }));
+  for (const { urn, id } of found.found) expect({ what, held: held.filter((r) => r.urn === urn) }).toEqual({ what, held: [{ urn, id }] });
   tally.pendingLeft += found.found.length + found.settled.length + found.neverCreated.length + found.others.length;
   tally.foundByKey += found.found.length;
   tally.settledByUp += found.settled.length;

@@ -2,14 +2,18 @@
  * What `cloudcost-pulumi pending` makes of a stack's state (provider/src/cli/pending.ts), against a real
  * sandbox: each pending create is found by its create key, recognised as already taken back by an `up`,
  * known never to have been made, or left to a person; objects the stack made that no state holds are listed;
- * and the one `pulumi refresh` that repairs the state is exactly what Pulumi's flags take
- * (pkg/cmd/pulumi/operations/refresh.go: `--import-pending-creates URN --import-pending-creates ID`, then
- * `--clear-pending-creates` for the creates left). The full story through the real CLI is test/engine/interruption.
+ * the found creates are written into the state as the engine records a create's success (create-before-delete and
+ * delete-before-replace replacements included: issue 33), the refresh after clears the rest
+ * (`--clear-pending-creates`, pkg/cmd/pulumi/operations/refresh.go), and the state read back after it is
+ * checked, naming what is not done and how to finish it. The full story through the real CLI is
+ * test/engine/interruption and test/engine/interrupted-replace.
  */
 import { CloudCostClient } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
-import { findRecovery, refreshArgs } from "../../provider/src/cli/pending";
-import type { StackExport } from "../../provider/src/cli/stack-state";
+import { finishCreates } from "../../provider/src/cli/finish-creates";
+import { findRecovery, refreshArgs, type Recovery } from "../../provider/src/cli/pending";
+import { unrepaired } from "../../provider/src/cli/repair-check";
+import type { StackExport, StateResource } from "../../provider/src/cli/stack-state";
 import { stackKeyPrefix } from "../../provider/src/runtime/create-key";
 
 const STACK_URN = "urn:pulumi:dev::teams::pulumi:pulumi:Stack::teams-dev";
@@ -105,18 +109,19 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
     expect(refreshArgs(recovery)).toBeUndefined();
   });
 
-  it("offers the exact refresh when every create is accounted for", async () => {
+  it("offers the refresh that clears the creates left once every create is accounted for (found ones go into the state first)", async () => {
     const s = state(new Date());
     s.deployment.pending_operations = s.deployment.pending_operations!.filter((op) => op.resource.inputs?.name !== "no key");
     const recovery = await findRecovery(s, client);
-    expect(refreshArgs(recovery)).toEqual([
-      "refresh",
-      "--yes",
-      "--import-pending-creates",
-      urn("CloudGroup", "g"),
-      "--import-pending-creates",
-      made.pendingGroup,
-      "--clear-pending-creates",
+    expect(refreshArgs(recovery)).toEqual(["refresh", "--yes", "--clear-pending-creates"]);
+    // The found create is written into the state, after what it refers to, with nothing left pending.
+    const finished = finishCreates(s, recovery).state.deployment;
+    expect(finished.pending_operations).toEqual([]);
+    expect(finished.resources!.map((r) => [r.urn, r.id])).toEqual([
+      [STACK_URN, undefined],
+      [urn("CloudGroup", "held"), made.held],
+      [urn("BudgetAlert", "taken-back"), made.takenBack],
+      [urn("CloudGroup", "g"), made.pendingGroup],
     ]);
   });
 
@@ -131,5 +136,128 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
     const recovery = await findRecovery(state(new Date()), client);
     expect(recovery.found).toEqual([]);
     expect(recovery.neverCreated.map((n) => n.urn)).toContain(urn("CloudGroup", "g"));
+  });
+});
+
+const PROVIDER = "urn:pulumi:dev::teams::pulumi:providers:pulumi-nodejs::default";
+const ALERT = "pulumi-nodejs:dynamic/cloudcost:BudgetAlert";
+const resource = (name: string, id: string | undefined, extra: Partial<StateResource> = {}): StateResource => ({
+  urn: urn("BudgetAlert", name),
+  type: ALERT,
+  custom: true,
+  ...(id === undefined ? {} : { id }),
+  parent: STACK_URN,
+  provider: `${PROVIDER}::prov-id`,
+  inputs: { name, __createKey: `${PREFIX}${name}` },
+  ...extra,
+});
+const deployment = (resources: StateResource[], creating: StateResource[]): StackExport => ({
+  deployment: {
+    resources: [
+      { urn: STACK_URN, type: "pulumi:pulumi:Stack" },
+      { urn: PROVIDER, type: "pulumi:providers:pulumi-nodejs", id: "prov-id" },
+      ...resources,
+    ],
+    pending_operations: creating.map((r) => ({ type: "creating", resource: r })),
+  },
+});
+const recoveryOf = (found: { name: string; id: string }[]): Recovery => ({
+  found: found.map(({ name, id }) => ({ urn: urn("BudgetAlert", name), type: ALERT, id })),
+  neverCreated: [],
+  settled: [],
+  unknown: [],
+  others: [],
+  unmanaged: [],
+});
+const rows = (s: StackExport) => s.deployment.resources!.slice(2).map((r) => [r.urn.split("::").pop(), r.id, r.delete === true]);
+
+describe("cloudcost-pulumi pending: writing found creates into the state (issue 33)", () => {
+  it("finishes a create-before-delete replacement as the engine would: the old object marked for deletion, the new one after it", () => {
+    const s = deployment([resource("a", "alr_old"), resource("b", "alr_b")], [resource("a", undefined, { inputs: { name: "a v2" } })]);
+    const { state: out, replaced } = finishCreates(s, recoveryOf([{ name: "a", id: "alr_new" }]));
+    expect(rows(out)).toEqual([
+      ["a", "alr_old", true],
+      ["a", "alr_new", false],
+      ["b", "alr_b", false],
+    ]);
+    expect(replaced).toEqual([{ urn: urn("BudgetAlert", "a"), id: "alr_old" }]);
+    // The refresh's Read gets what it needs from the outputs: the provider and the create key.
+    expect(out.deployment.resources![3]!.outputs).toEqual({ name: "a v2" });
+  });
+
+  it("finishes a delete-before-replace replacement: the new object takes the place of the deleted one", () => {
+    const s = deployment([resource("a", "alr_old", { pendingReplacement: true }), resource("b", "alr_b")], [resource("a", undefined)]);
+    const { state: out, replaced } = finishCreates(s, recoveryOf([{ name: "a", id: "alr_new" }]));
+    expect(rows(out)).toEqual([
+      ["a", "alr_new", false],
+      ["b", "alr_b", false],
+    ]);
+    expect(replaced).toEqual([]);
+  });
+
+  it("puts a plain create after every resource it depends on, and leaves the creates it did not find out of the state", () => {
+    const s = deployment(
+      [resource("b", "alr_b"), resource("c", "alr_c")],
+      [resource("a", undefined, { dependencies: [urn("BudgetAlert", "c")] }), resource("z", undefined)],
+    );
+    const { state: out } = finishCreates(s, recoveryOf([{ name: "a", id: "alr_a" }]));
+    expect(rows(out)).toEqual([
+      ["b", "alr_b", false],
+      ["c", "alr_c", false],
+      ["a", "alr_a", false],
+    ]);
+  });
+});
+
+describe("cloudcost-pulumi pending: the state read back after the repair (issue 33)", () => {
+  let sandbox: RunningSandbox;
+  let client: CloudCostClient;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token("read,write") } });
+  });
+  afterAll(() => sandbox.dispose());
+
+  it("accepts a repair that left every found object in the state under its URN, and nothing pending", async () => {
+    const id = (await client.createAlert(alert("Imported", 1))).id;
+    expect(await unrepaired(recoveryOf([{ name: "a", id }]), deployment([resource("a", id)], []), client, "")).toEqual([]);
+  });
+
+  it("names an object the refresh did not import, with the command that finishes it: adoptId (dynamic), pulumi import (native)", async () => {
+    const id = (await client.createAlert(alert("Not imported", 2))).id;
+    const dropped = deployment([resource("a", "alr_old")], []);
+    expect(await unrepaired(recoveryOf([{ name: "a", id }]), dropped, client, " --stack dev")).toEqual([
+      {
+        urn: urn("BudgetAlert", "a"),
+        type: ALERT,
+        id,
+        problem: `${id} was not imported: the state holds alr_old for it`,
+        fix: `set adoptId: "${id}" on a in the program, then run pulumi up --stack dev`,
+      },
+    ]);
+    const native: Recovery = {
+      ...recoveryOf([]),
+      found: [{ urn: "urn:pulumi:dev::teams::cloudcost:index:BudgetAlert::n", type: "cloudcost:index:BudgetAlert", id }],
+    };
+    expect((await unrepaired(native, deployment([], []), client, ""))[0]).toEqual(
+      expect.objectContaining({
+        problem: `${id} was not imported: the state does not hold it`,
+        fix: `pulumi import cloudcost:index:BudgetAlert n ${id}`,
+      }),
+    );
+  });
+
+  it("tells `pulumi up` for an object deleted meanwhile, and names an operation still pending", async () => {
+    const id = (await client.createAlert(alert("Deleted meanwhile", 3))).id;
+    await client.deleteAlert(id);
+    const after = deployment([], [resource("z", undefined)]);
+    expect(await unrepaired(recoveryOf([{ name: "a", id }]), after, client, "")).toEqual([
+      expect.objectContaining({ id, problem: expect.stringContaining("no longer exists"), fix: "pulumi up" }),
+      expect.objectContaining({
+        urn: urn("BudgetAlert", "z"),
+        problem: "still pending (creating) after the refresh",
+        fix: "npx cloudcost-pulumi pending --apply",
+      }),
+    ]);
   });
 });

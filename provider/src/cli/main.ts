@@ -6,12 +6,14 @@ import { pendingCommand } from "./pending-command";
 const USAGE = `Usage: cloudcost-pulumi <command> [options]
 
 Commands:
-  pending   What an interrupted \`pulumi up\` or \`destroy\` left pending in a stack, and the one
-            \`pulumi refresh\` that repairs it; objects the stack created that no state holds are listed.
+  pending   What an interrupted \`pulumi up\` or \`destroy\` left pending in a stack, and how to repair
+            it; objects the stack created that no state holds are listed.
     --stack NAME   the stack (default: the selected one)
     --cwd DIR      the Pulumi project folder (default: this one)
-    --apply        run the refresh instead of printing it (clearing first, in a file backend, the
-                   lock of the interrupted process and an empty attributes file it left)
+    --apply        repair: write each object found into the state (finishing an interrupted replace),
+                   run the refresh, and check the state after it (exit 1 naming what is not done);
+                   first, in a file backend, clear the lock of the interrupted process and an empty
+                   attributes file it left
     --json         print the findings as JSON
   import-plan   Everything an organization has (groups, alerts, reports) as Pulumi's bulk import file,
             for \`pulumi import --file\` and the native provider.

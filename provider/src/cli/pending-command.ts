@@ -3,8 +3,10 @@ import { rmSync } from "node:fs";
 import { clientFor } from "../runtime/clients";
 import { stackOfUrn } from "../runtime/create-key";
 import { emptySidecars, fileBackendRoot, stackLocks } from "./diy-backend";
+import { finishCreates, type FinishedCreates } from "./finish-creates";
 import { findRecovery, pendingCount, refreshArgs, someUrn, type Recovery } from "./pending";
-import { exportStack, selectorArgs, stackConfig, type StackExport, type StackSelector } from "./stack-state";
+import { unrepaired, type Unrepaired } from "./repair-check";
+import { exportStack, importStack, selectorArgs, stackConfig, type StackExport, type StackSelector } from "./stack-state";
 
 export interface PendingOptions extends StackSelector {
   /** Run the refresh instead of printing it. */
@@ -16,21 +18,35 @@ export interface PendingOptions extends StackSelector {
 /** A shell word: single-quoted unless it is plainly safe (URNs hold `$` and `:`). */
 const shellWord = (word: string) => (/^[\w./=@,+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-function describe(recovery: Recovery, refresh: string[] | undefined, selector: StackSelector): string[] {
+/** The selector as it follows a printed command (empty, or a space and the shell words). */
+const selectorText = (selector: StackSelector) =>
+  selectorArgs(selector)
+    .map((w) => ` ${shellWord(w)}`)
+    .join("");
+
+function describe(recovery: Recovery, finished: FinishedCreates, refresh: string[] | undefined, selector: StackSelector): string[] {
   const lines: string[] = [];
   const pending = pendingCount(recovery);
+  const replacing = new Map(finished.replaced.map((r) => [r.urn, r.id]));
   lines.push(pending === 0 ? "No pending operations." : `${pending} pending operation(s):`);
-  for (const f of recovery.found)
-    lines.push(`  create  ${f.urn}\n          made ${f.id} (found by its create key): imported by the refresh`);
+  for (const f of recovery.found) {
+    const old = replacing.get(f.urn);
+    lines.push(`  create  ${f.urn}\n          made ${f.id} (found by its create key): written into the state, then read by the refresh`);
+    if (old !== undefined) lines.push(`          it replaces ${old}, which is marked for deletion: the next \`pulumi up\` deletes it`);
+  }
   for (const n of recovery.neverCreated)
     lines.push(`  create  ${n.urn}\n          made nothing (the service never saw its key): cleared by the refresh`);
   for (const u of recovery.unknown) lines.push(`  create  ${u.urn}\n          cannot be looked up: ${u.reason}; find it in the portal`);
   for (const o of recovery.others) lines.push(`  ${o.operation.replace(/ing$/, "e")}  ${o.urn}\n          settled by the refresh`);
-  if (refresh) lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
+  // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.
+  if (refresh && recovery.found.length > 0)
+    lines.push("", "Repair the state with:", `  npx cloudcost-pulumi pending --apply${selectorText(selector)}`);
+  else if (refresh)
+    lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
   else if (recovery.unknown.length > 0)
     lines.push(
       "",
-      "Look each of those up, then run: pulumi refresh --import-pending-creates URN --import-pending-creates ID (one pair each)",
+      "Look each of those up, then adopt what exists (the resource's adoptId) and run: pulumi refresh --clear-pending-creates",
     );
   if (recovery.unmanaged.length > 0) {
     lines.push("", `${recovery.unmanaged.length} object(s) this stack created are in no state (nothing was deleted):`);
@@ -38,6 +54,13 @@ function describe(recovery: Recovery, refresh: string[] | undefined, selector: S
     lines.push("Adopt each with `pulumi import` (or the resource's adoptId), or delete it in the portal.");
   }
   return lines;
+}
+
+/** What the state read back after the repair shows undone: each object named, with the command that settles it. */
+function describeUnrepaired(problems: Unrepaired[]): string {
+  const lines = [`The repair did not finish: ${problems.length} resource(s) are not as it set out to leave them:`];
+  for (const p of problems) lines.push(`  ${p.urn}`, `          ${p.problem}`, `          fix: ${p.fix}`);
+  return `${lines.join("\n")}\n`;
 }
 
 /** Runs `pulumi ARGS` for the stack with its output shown (on stderr when stdout carries JSON); whether it succeeded. */
@@ -96,11 +119,39 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
   const client = clientFor(stackConfig(options));
   const recovery = await findRecovery(state, client);
   const refresh = refreshArgs(recovery);
-  if (options.json) process.stdout.write(`${JSON.stringify({ ...recovery, refresh: refresh ?? null }, null, 2)}\n`);
-  else process.stdout.write(`${describe(recovery, refresh, options).join("\n")}\n`);
-  if (options.apply) {
-    if (!unlock(root, state, options) || (refresh !== undefined && !pulumiShown(refresh, options))) return 1;
-    return recovery.unknown.length + recovery.unmanaged.length > 0 ? 1 : 0;
+  const finished = finishCreates(state, recovery);
+  const report = (problems: Unrepaired[] = []) => {
+    if (options.json)
+      process.stdout.write(
+        `${JSON.stringify({ ...recovery, refresh: refresh ?? null, replaced: finished.replaced, unrepaired: problems }, null, 2)}\n`,
+      );
+  };
+  if (!options.json) process.stdout.write(`${describe(recovery, finished, refresh, options).join("\n")}\n`);
+  if (!options.apply) {
+    report();
+    return pendingCount(recovery) === 0 && recovery.unmanaged.length === 0 ? 0 : 1;
   }
-  return pendingCount(recovery) === 0 && recovery.unmanaged.length === 0 ? 0 : 1;
+  const unlocked = unlock(root, state, options);
+  if (!unlocked || refresh === undefined) {
+    report();
+    return unlocked && recovery.unknown.length + recovery.unmanaged.length === 0 ? 0 : 1;
+  }
+  // The found creates go into the state first (`pulumi stack import`, which drops every pending operation the
+  // refresh would have settled anyway); then the refresh reads every resource, those included.
+  if (recovery.found.length > 0) importStack(options, finished.state);
+  if (!pulumiShown(refresh, options)) {
+    report();
+    return 1;
+  }
+  const problems = await unrepaired(recovery, exportStack(options), client, selectorText(options));
+  report(problems);
+  if (problems.length > 0) {
+    process.stderr.write(describeUnrepaired(problems));
+    return 1;
+  }
+  if (finished.replaced.length > 0 && !options.json)
+    process.stdout.write(
+      `\n${finished.replaced.length} replaced object(s) are marked for deletion: run \`pulumi up${selectorText(options)}\` to delete them.\n`,
+    );
+  return recovery.unmanaged.length > 0 ? 1 : 0;
 }

@@ -79,21 +79,16 @@ export async function findRecovery(state: StackExport, client: CloudCostClient, 
 }
 
 /**
- * The `pulumi refresh` that repairs the state (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): each found
- * create is imported (`--import-pending-creates URN --import-pending-creates ID`), then the creates that made
- * nothing are cleared (`--clear-pending-creates` removes only the creates left), then the refresh reads every
- * resource. Undefined when there is nothing to repair or a create must be looked at by a person first.
- * (Importing a create a later `up` already holds would list its URN twice: those are cleared instead.)
+ * The `pulumi refresh` of the repair (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): it clears the
+ * creates that made nothing or that a later `up` already holds (`--clear-pending-creates` removes only the
+ * creates), and reads every resource. The found creates are written into the state before it (./finish-creates:
+ * `--import-pending-creates` imports nothing in this Pulumi). Undefined when there is nothing to repair or a
+ * create must be looked at by a person first.
  */
 export function refreshArgs(recovery: Recovery): string[] | undefined {
   if (recovery.unknown.length > 0) return undefined;
   if (pendingCount(recovery) === 0) return undefined;
-  return [
-    "refresh",
-    "--yes",
-    ...recovery.found.flatMap((f) => ["--import-pending-creates", f.urn, "--import-pending-creates", f.id]),
-    ...(recovery.neverCreated.length + recovery.settled.length > 0 ? ["--clear-pending-creates"] : []),
-  ];
+  return ["refresh", "--yes", ...(recovery.neverCreated.length + recovery.settled.length > 0 ? ["--clear-pending-creates"] : [])];
 }
 
 /** How many pending operations the state holds (of this provider's resources). */

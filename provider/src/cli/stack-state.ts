@@ -1,13 +1,29 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ConfigLookup } from "../runtime/settings";
 
-/** The parts of `pulumi stack export` (apitype.UntypedDeployment, DeploymentV3) the recovery reads. */
+/**
+ * The parts of `pulumi stack export` (apitype.UntypedDeployment, DeploymentV3, ResourceV3) the recovery reads
+ * and edits; every other field is kept as it came (`pulumi stack import` takes the whole document back).
+ */
 export interface StateResource {
   urn: string;
   type: string;
   id?: string;
   custom?: boolean;
+  /** Replaced and still to be deleted (create-before-delete): the next `pulumi up` deletes it. */
+  delete?: boolean;
+  /** Already deleted by a delete-before-replace whose replacement is still to be made. */
+  pendingReplacement?: boolean;
   inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  parent?: string;
+  /** `<provider URN>::<provider id>`. */
+  provider?: string;
+  dependencies?: string[];
+  [field: string]: unknown;
 }
 
 /** `creating`, `updating`, `deleting`, `reading`, `importing` (pulumi resource.OperationType). */
@@ -21,7 +37,9 @@ export interface StackExport {
     manifest?: { time?: string };
     resources?: StateResource[];
     pending_operations?: PendingOperation[];
+    [field: string]: unknown;
   };
+  [field: string]: unknown;
 }
 
 /** Which stack the Pulumi CLI commands name: `--stack` and `--cwd` (`-C`), when given. */
@@ -47,6 +65,22 @@ function pulumi(args: string[], selector: StackSelector): string {
 /** The stack's checkpoint, as `pulumi stack export` prints it (secrets stay encrypted: the recovery needs none). */
 export function exportStack(selector: StackSelector): StackExport {
   return JSON.parse(pulumi(["stack", "export"], selector)) as StackExport;
+}
+
+/**
+ * Replaces the stack's checkpoint with STATE (`pulumi stack import`, which also drops every pending operation:
+ * pulumi/pulumi pkg/cmd/pulumi/stack/io.go). The file lives in a private temporary folder and goes with it;
+ * secrets in it stay encrypted as exported.
+ */
+export function importStack(selector: StackSelector, state: StackExport): void {
+  const dir = mkdtempSync(join(tmpdir(), "cloudcost-pending-"));
+  try {
+    const file = join(dir, "state.json");
+    writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+    pulumi(["stack", "import", "--file", file], selector);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -129,6 +129,13 @@ function explained(e: unknown): unknown {
     );
   if (e.status === 403)
     return new Error(`${e.message}; the token lacks a scope this operation needs (read for reads, write for changes)`, { cause: e });
+  // Read and Delete take a 404 as "gone"; an update that meets one (the object deleted outside Pulumi, or by a
+  // delete-before-replace killed before Pulumi recorded it) can only be settled by reading the state again.
+  if (e.status === 404)
+    return new Error(
+      `${e.message}; the object no longer exists: run \`npx cloudcost-pulumi pending --apply\` (or \`pulumi refresh\`), then \`pulumi up\` creates it again`,
+      { cause: e },
+    );
   return e;
 }
 
