@@ -7,9 +7,11 @@ import {
   CostQuery,
   CostSummary,
   SigningSecret,
+  costFiltersOf,
   operations,
   z,
   type CloudCostClient,
+  type CostReadRequest,
 } from "@cloudcost/api";
 import { PACKAGE } from "./tokens";
 
@@ -30,7 +32,15 @@ export interface ProviderFunction {
   call(client: CloudCostClient, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-const query = (args: Record<string, unknown>) => CostQuery.parse(args);
+/**
+ * The function's arguments are the query's own parameters, top level as the schema names them (`providers`,
+ * `accountIds`, `services`, `regions`, `tag` as KEY=VALUE): the client takes them as `filters`, so they are
+ * gathered there — handed over as they came, the client would not see them and the read would be unfiltered.
+ */
+function query(args: Record<string, unknown>): CostReadRequest {
+  const q = CostQuery.parse(args);
+  return { from: q.from, to: q.to, ...(q.groupId === undefined ? {} : { groupId: q.groupId }), filters: costFiltersOf(q) };
+}
 
 const AccountList = z.object({ accounts: z.array(ConnectedAccount) });
 

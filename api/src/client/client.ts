@@ -300,19 +300,19 @@ export class CloudCostClient {
   }
 
   // ---- Cost reads: a window, an optional Cloud Group and the filters alerts and reports take ----
-  getCostSummary(request: CostReadRequest): Promise<CostSummary> {
+  async getCostSummary(request: CostReadRequest): Promise<CostSummary> {
     return this.call("getCostSummary", { query: costQueryOf(request) });
   }
-  getCostByService(request: CostReadRequest): Promise<CostByService> {
+  async getCostByService(request: CostReadRequest): Promise<CostByService> {
     return this.call("getCostByService", { query: costQueryOf(request) });
   }
-  getCostByDay(request: CostReadRequest): Promise<CostByDay> {
+  async getCostByDay(request: CostReadRequest): Promise<CostByDay> {
     return this.call("getCostByDay", { query: costQueryOf(request) });
   }
-  getCostForecast(request: CostReadRequest): Promise<CostForecast> {
+  async getCostForecast(request: CostReadRequest): Promise<CostForecast> {
     return this.call("getCostForecast", { query: costQueryOf(request) });
   }
-  getCostComparison(request: CostReadRequest): Promise<CostComparison> {
+  async getCostComparison(request: CostReadRequest): Promise<CostComparison> {
     return this.call("getCostComparison", { query: costQueryOf(request) });
   }
 }

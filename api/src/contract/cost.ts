@@ -107,10 +107,22 @@ export const CostQuery = z
 export type CostQuery = z.infer<typeof CostQuery>;
 
 /** A cost read as a caller states it: the window, an optional Cloud Group and the filters, as on alerts and reports. */
-export type CostReadRequest = Pick<CostQuery, "from" | "to" | "groupId"> & { filters?: CostFiltersInput };
+export type CostReadRequest = Pick<CostQuery, "from" | "to" | "groupId"> & { filters?: CostFiltersInput } & QueryOnlyFilters;
+/**
+ * The query's top-level filter parameters are refused where a `CostReadRequest` is expected: the client reads
+ * only `filters`, so a `CostQuery` handed over as it is would be read unfiltered (issue 33: the native
+ * functions did that and answered the organization's total).
+ */
+type QueryOnlyFilters = { [K in keyof typeof queryFilters]?: never };
 
 /** The query parameters of a cost read: each filter list as a repeated parameter, tags as `tag=KEY=VALUE`. */
 export function costQueryOf(r: CostReadRequest): { [K in keyof CostQuery]?: string | readonly string[] } {
+  // What the type refuses, refused at run time too (plain JavaScript): read unfiltered, it would look like an answer.
+  const stray = Object.keys(queryFilters).filter((k) => (r as Record<string, unknown>)[k] !== undefined);
+  if (stray.length)
+    throw new TypeError(
+      `${stray.join(", ")}: a cost read takes its filters inside \`filters\` ({ providers, accountIds, services, regions, tags })`,
+    );
   const { tags, ...lists } = r.filters ?? {};
   return {
     from: r.from,

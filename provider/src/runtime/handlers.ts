@@ -210,7 +210,15 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
       // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
       // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the
       // service must be deleted first (pulumi step_generator.go continueStepsFromDiff honours this flag).
-      return { changes: changedKeys(spec, olds, news).length > 0, replaces: [], deleteBeforeReplace: spec.uniqueOnService === true };
+      //
+      // A change is answered "unknown" (`changes` left out), not `true`: the SDK's dynamic-provider host
+      // (@pulumi/pulumi cmd/dynamic-provider, 3.216 to 3.270 at least) passes on only changes, replaces and
+      // deleteBeforeReplace, never which fields changed, so on `true` the engine knows no changed key: nothing
+      // for `replaceOnChanges` to match (step_generator.go applyReplaceOnChanges), no `diffReasons` or
+      // `detailedDiff` in a preview. On "unknown" the engine diffs the stored inputs against the new checked
+      // ones itself (step_generator.go diffResource) and has both. No change stays a plain `false`.
+      const changed = changedKeys(spec, olds, news).length > 0;
+      return { ...(changed ? {} : { changes: false }), replaces: [], deleteBeforeReplace: spec.uniqueOnService === true };
     },
     create: (inputs: Props) =>
       withHint(async () => {

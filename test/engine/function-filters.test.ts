@@ -1,0 +1,123 @@
+/**
+ * Issue 33 item 4, the native door: each cost function of the plugin with each filter field, invoked by a YAML
+ * program (`fn::invoke`) and by a Python program (the generated SDK, `get_cost_*_output`) through the real CLI,
+ * answers what the API answers for the same query parameters. The functions used to hand their arguments to the
+ * client as they came, top level, where the client reads only `filters`: every filter but `groupId` was ignored and
+ * the answer was the organization's total. The Go and TypeScript SDKs send the same arguments on the same wire
+ * (top level, named as in the schema). The dynamic door: test/provider/cost-filters.test.ts, on the same cases.
+ */
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  COST_FUNCTIONS,
+  FILTER_WINDOW,
+  apiAnswer,
+  figureOf,
+  filterCases,
+  type CostFunction,
+  type FilterCase,
+} from "../provider/cost-filter-cases";
+import { NATIVE_PLUGIN_YAML, expectSuccess, pythonEnvironment, useEngineFixture } from "./support";
+
+const f = useEngineFixture();
+const FUNCTIONS = Object.keys(COST_FUNCTIONS) as CostFunction[];
+/** Installing pulumi from PyPI takes a minute or more on a cold pip cache. */
+const SETUP_TIMEOUT_MS = 600_000;
+
+/** The figure `figureOf` compares, as a property path of the function's result. */
+const FIGURE: Record<CostFunction, string> = {
+  getCostSummary: "total",
+  getCostByService: "total",
+  getCostByDay: "total",
+  getCostForecast: "total",
+  getCostComparison: "change",
+};
+
+let cases: FilterCase[];
+/** Output name → the API's figure for that function and case. */
+const expected: Record<string, number> = {};
+let venv: string | undefined;
+const folders: string[] = [];
+
+beforeAll(async () => {
+  const [account] = await (async () => {
+    const all = [];
+    for await (const a of f.api.listAccounts()) all.push(a);
+    return all;
+  })();
+  cases = filterCases(account!.accountId);
+  for (const fn of FUNCTIONS) {
+    const unfiltered = figureOf(fn, await apiAnswer(f.sandbox.baseUrl, f.token, fn, {}));
+    for (const c of cases) {
+      const figure = figureOf(fn, await apiAnswer(f.sandbox.baseUrl, f.token, fn, c.query));
+      // Each case filters: an ignored filter would otherwise pass unseen.
+      expect([fn, c.name, figure]).not.toEqual([fn, c.name, unfiltered]);
+      expected[outputName(fn, c)] = figure;
+    }
+  }
+}, SETUP_TIMEOUT_MS);
+afterAll(() => {
+  for (const dir of [...folders, ...(venv ? [venv] : [])]) rmSync(dir, { recursive: true, force: true });
+});
+
+const outputName = (fn: CostFunction, c: FilterCase) => `${fn}_${c.name}`;
+
+/** A program folder with Pulumi.yaml (HEADER, then the plugin from native/bin) and FILES. */
+function project(header: string, files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "cloudcost-functions-"));
+  folders.push(dir);
+  writeFileSync(join(dir, "Pulumi.yaml"), header + NATIVE_PLUGIN_YAML);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+async function outputsOf(dir: string, name: string, prepare?: (cwd: string) => void): Promise<Record<string, unknown>> {
+  const stack = await f.stack(dir, name);
+  prepare?.(stack.cwd);
+  expectSuccess(await stack.up());
+  const outputs = await stack.outputs();
+  expectSuccess(await stack.destroy());
+  expect((await stack.remove()).code).toBe(0);
+  return outputs;
+}
+
+test(
+  "YAML: fn::invoke of every cost function with every filter field answers as the API does",
+  async () => {
+    const variables: string[] = [];
+    const outputs: string[] = [];
+    for (const fn of FUNCTIONS)
+      for (const c of cases) {
+        const name = outputName(fn, c);
+        const args = JSON.stringify({ ...FILTER_WINDOW, ...c.query });
+        variables.push(`  ${name}:`, "    fn::invoke:", `      function: cloudcost:index:${fn}`, `      arguments: ${args}`);
+        outputs.push(`  ${name}: \${${name}.${FIGURE[fn]}}`);
+      }
+    const program = ["name: function-filters-yaml", "runtime: yaml", "variables:", ...variables, "outputs:", ...outputs, ""].join("\n");
+    expect(await outputsOf(project(program), "yaml")).toEqual(expected);
+  },
+  SETUP_TIMEOUT_MS,
+);
+
+/** Python's names for the functions and their arguments (the generated SDK's). */
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+test(
+  "Python: get_cost_*_output of every cost function with every filter field answers as the API does",
+  async () => {
+    const lines = ["import pulumi", "import pulumi_cloudcost as cloudcost", ""];
+    for (const fn of FUNCTIONS)
+      for (const c of cases) {
+        const args = Object.entries(c.query).map(([k, v]) => `${snake(k)}=${JSON.stringify(v)}`);
+        const call = `cloudcost.${snake(fn)}_output(from_="${FILTER_WINDOW.from}", to="${FILTER_WINDOW.to}", ${args.join(", ")})`;
+        lines.push(`pulumi.export("${outputName(fn, c)}", ${call}.${FIGURE[fn]})`);
+      }
+    const header = ["name: function-filters-python", "runtime:", "  name: python", "  options:", "    virtualenv: venv", ""].join("\n");
+    venv ??= await pythonEnvironment();
+    const linked = venv;
+    const dir = project(header, { "__main__.py": lines.join("\n") + "\n" });
+    expect(await outputsOf(dir, "python", (cwd) => symlinkSync(linked, join(cwd, "venv"), "dir"))).toEqual(expected);
+  },
+  SETUP_TIMEOUT_MS,
+);
