@@ -42,6 +42,8 @@ type tokenResponse struct {
 	TokenType   string `json:"token_type"`
 	ExpiresIn   int    `json:"expires_in"`
 	Scope       string `json:"scope"`
+	// RefreshToken is never sent for client credentials (RFC 6749 §4.4.3); decoded only to match the contract.
+	RefreshToken string `json:"refresh_token,omitempty"`
 }
 
 type oauthError struct {
