@@ -16,8 +16,8 @@ import (
 // same sensitivity in both provider doors. A field added to one door only fails here, naming the door that
 // lacks it. Deliberate differences are listed below with their reason.
 
-// kinds: each resource of the native schema, its Terraform type and the contract's request body schemas.
-var kinds = []struct {
+// doorKinds: each resource of the native schema, its Terraform type and the contract's request body schemas.
+var doorKinds = []struct {
 	native, terraform string
 	bodies            []string
 }{
@@ -26,9 +26,9 @@ var kinds = []struct {
 	{"cloudcost:index:ScheduledReport", "cloudcost_scheduled_report", []string{"ReportInput"}},
 }
 
-// reads: each function of the native schema that reads, its data source and the operation whose query (or,
+// doorReads: each function of the native schema that doorReads, its data source and the operation whose query (or,
 // without one, nothing) it takes.
-var reads = []struct {
+var doorReads = []struct {
 	native, terraform, operation string
 }{
 	{"cloudcost:index:getCostSummary", "cloudcost_cost_summary", "getCostSummary"},
@@ -53,12 +53,12 @@ var (
 	}
 )
 
-type node struct {
+type doorField struct {
 	sensitive bool
-	children  map[string]*node
+	children  map[string]*doorField
 }
 
-func camel(snake string) string {
+func camelName(snake string) string {
 	parts := strings.Split(snake, "_")
 	for i := 1; i < len(parts); i++ {
 		if parts[i] != "" {
@@ -70,7 +70,7 @@ func camel(snake string) string {
 	return strings.Join(parts, "")
 }
 
-func readJSON(t *testing.T, path string) map[string]any {
+func readDoorJSON(t *testing.T, path string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -83,32 +83,32 @@ func readJSON(t *testing.T, path string) map[string]any {
 	return v
 }
 
-func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
-func list(v any) []any         { l, _ := v.([]any); return l }
+func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
+func asList(v any) []any            { l, _ := v.([]any); return l }
 
 // ---- the contract ----
 
-type contract struct{ schemas map[string]any }
+type contractDoor struct{ schemas map[string]any }
 
-func (c contract) resolve(s map[string]any) map[string]any {
+func (c contractDoor) resolve(s map[string]any) map[string]any {
 	for s["$ref"] != nil {
-		s = obj(c.schemas[strings.TrimPrefix(s["$ref"].(string), "#/components/schemas/")])
+		s = asObject(c.schemas[strings.TrimPrefix(s["$ref"].(string), "#/components/schemas/")])
 	}
 	return s
 }
 
 // tree is the fields of a request schema: properties, variants of a oneOf merged, array items followed.
-func (c contract) tree(s map[string]any) map[string]*node {
+func (c contractDoor) tree(s map[string]any) map[string]*doorField {
 	s = c.resolve(s)
-	if s["type"] == "array" || (list(s["type"]) != nil && contains(list(s["type"]), "array")) {
-		return c.tree(obj(s["items"]))
+	if s["type"] == "array" || (asList(s["type"]) != nil && listHas(asList(s["type"]), "array")) {
+		return c.tree(asObject(s["items"]))
 	}
-	out := map[string]*node{}
-	for name, p := range obj(s["properties"]) {
-		out[name] = &node{children: c.tree(obj(p))}
+	out := map[string]*doorField{}
+	for name, p := range asObject(s["properties"]) {
+		out[name] = &doorField{children: c.tree(asObject(p))}
 	}
-	for _, v := range list(s["oneOf"]) {
-		for name, n := range c.tree(obj(v)) {
+	for _, v := range asList(s["oneOf"]) {
+		for name, n := range c.tree(asObject(v)) {
 			out[name] = n
 		}
 	}
@@ -118,7 +118,7 @@ func (c contract) tree(s map[string]any) map[string]*node {
 	return out
 }
 
-func contains(l []any, v any) bool {
+func listHas(l []any, v any) bool {
 	for _, x := range l {
 		if x == v {
 			return true
@@ -129,26 +129,26 @@ func contains(l []any, v any) bool {
 
 // ---- the native schema ----
 
-type native struct{ types map[string]any }
+type nativeDoor struct{ types map[string]any }
 
-func (n native) tree(props map[string]any) map[string]*node {
+func (n nativeDoor) tree(props map[string]any) map[string]*doorField {
 	if len(props) == 0 {
 		return nil
 	}
-	out := map[string]*node{}
+	out := map[string]*doorField{}
 	for name, raw := range props {
-		p := obj(raw)
-		out[name] = &node{sensitive: p["secret"] == true, children: n.nested(p)}
+		p := asObject(raw)
+		out[name] = &doorField{sensitive: p["secret"] == true, children: n.nested(p)}
 	}
 	return out
 }
 
-func (n native) nested(p map[string]any) map[string]*node {
-	if items := obj(p["items"]); items != nil {
+func (n nativeDoor) nested(p map[string]any) map[string]*doorField {
+	if items := asObject(p["items"]); items != nil {
 		return n.nested(items)
 	}
 	if ref, ok := p["$ref"].(string); ok && strings.HasPrefix(ref, "#/types/") {
-		return n.tree(obj(obj(n.types[strings.TrimPrefix(ref, "#/types/")])["properties"]))
+		return n.tree(asObject(asObject(n.types[strings.TrimPrefix(ref, "#/types/")])["properties"]))
 	}
 	return nil
 }
@@ -157,10 +157,10 @@ func (n native) nested(p map[string]any) map[string]*node {
 
 // tfInputs is the arguments of a block (attributes a configuration may set), keyed by contract name; the
 // write-only form of an argument (`X_wo` with its `X_wo_version`) stands beside X and must be sensitive.
-func tfInputs(t *testing.T, where string, attrs map[string]any) map[string]*node {
-	out := map[string]*node{}
+func tfInputs(t *testing.T, where string, attrs map[string]any) map[string]*doorField {
+	out := map[string]*doorField{}
 	for name, raw := range attrs {
-		a := obj(raw)
+		a := asObject(raw)
 		if a["optional"] != true && a["required"] != true {
 			continue // an output
 		}
@@ -173,11 +173,11 @@ func tfInputs(t *testing.T, where string, attrs map[string]any) map[string]*node
 			}
 			continue
 		}
-		var children map[string]*node
-		if nt := obj(a["nested_type"]); nt != nil {
-			children = tfInputs(t, where+"."+name, obj(nt["attributes"]))
+		var children map[string]*doorField
+		if nt := asObject(a["nested_type"]); nt != nil {
+			children = tfInputs(t, where+"."+name, asObject(nt["attributes"]))
 		}
-		out[camel(name)] = &node{sensitive: a["sensitive"] == true, children: children}
+		out[camelName(name)] = &doorField{sensitive: a["sensitive"] == true, children: children}
 	}
 	if len(out) == 0 {
 		return nil
@@ -187,10 +187,10 @@ func tfInputs(t *testing.T, where string, attrs map[string]any) map[string]*node
 
 // compare reports every field of want missing from the other doors, every field a door has that the
 // contract lacks, and a sensitivity the two provider doors disagree on.
-func compare(t *testing.T, where string, want, pulumi, terraform map[string]*node) {
+func compareDoors(t *testing.T, where string, want, pulumi, terraform map[string]*doorField) {
 	t.Helper()
 	names := map[string]bool{}
-	for _, m := range []map[string]*node{want, pulumi, terraform} {
+	for _, m := range []map[string]*doorField{want, pulumi, terraform} {
 		for k := range m {
 			names[k] = true
 		}
@@ -209,7 +209,7 @@ func compare(t *testing.T, where string, want, pulumi, terraform map[string]*nod
 				t.Errorf("%s: in the native schema, not a request field of the contract", at)
 			}
 			if tf != nil {
-				t.Errorf("%s (Terraform %s): an argument of the provider, not a request field of the contract", at, snake(name))
+				t.Errorf("%s (Terraform %s): an argument of the provider, not a request field of the contract", at, snakeName(name))
 			}
 			continue
 		case p == nil && tf == nil:
@@ -219,19 +219,19 @@ func compare(t *testing.T, where string, want, pulumi, terraform map[string]*nod
 			t.Errorf("%s: a request field of the contract, missing from the native schema", at)
 			continue
 		case tf == nil:
-			t.Errorf("%s: a request field of the contract, missing from the Terraform provider (%s)", at, snake(name))
+			t.Errorf("%s: a request field of the contract, missing from the Terraform provider (%s)", at, snakeName(name))
 			continue
 		}
 		if p.sensitive != tf.sensitive {
 			t.Errorf("%s: secret in the native schema is %v, sensitive in Terraform is %v", at, p.sensitive, tf.sensitive)
 		}
 		if len(c.children) > 0 || len(p.children) > 0 || len(tf.children) > 0 {
-			compare(t, at, c.children, p.children, tf.children)
+			compareDoors(t, at, c.children, p.children, tf.children)
 		}
 	}
 }
 
-func snake(name string) string {
+func snakeName(name string) string {
 	var b strings.Builder
 	for i, r := range name {
 		if unicode.IsUpper(r) {
@@ -245,7 +245,7 @@ func snake(name string) string {
 	return b.String()
 }
 
-func providerSchema(t *testing.T) map[string]any {
+func tofuProviderSchema(t *testing.T) map[string]any {
 	t.Helper()
 	d := newTofuDir(t, "")
 	out := d.mustRun(t, "providers", "schema", "-json")
@@ -253,7 +253,7 @@ func providerSchema(t *testing.T) map[string]any {
 	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &doc); err != nil {
 		t.Fatalf("tofu providers schema -json: %v", err)
 	}
-	p := obj(obj(doc["provider_schemas"])["registry.opentofu.org/cloudcost/cloudcost"])
+	p := asObject(asObject(doc["provider_schemas"])["registry.opentofu.org/cloudcost/cloudcost"])
 	if p == nil {
 		t.Fatalf("tofu providers schema -json has no registry.opentofu.org/cloudcost/cloudcost")
 	}
@@ -261,30 +261,32 @@ func providerSchema(t *testing.T) map[string]any {
 }
 
 func TestAccThreeDoors(t *testing.T) {
-	tf := providerSchema(t)
-	api := readJSON(t, filepath.Join(repoRoot, "api", "openapi.json"))
-	nat := readJSON(t, filepath.Join(repoRoot, "native", "schema.json"))
-	c := contract{schemas: obj(obj(api["components"])["schemas"])}
-	n := native{types: obj(nat["types"])}
-	block := func(group, name string) map[string]any { return obj(obj(obj(obj(tf[group])[name])["block"])) }
+	tf := tofuProviderSchema(t)
+	api := readDoorJSON(t, filepath.Join(repoRoot, "api", "openapi.json"))
+	nat := readDoorJSON(t, filepath.Join(repoRoot, "native", "schema.json"))
+	c := contractDoor{schemas: asObject(asObject(api["components"])["schemas"])}
+	n := nativeDoor{types: asObject(nat["types"])}
+	block := func(group, name string) map[string]any {
+		return asObject(asObject(asObject(asObject(tf[group])[name])["block"]))
+	}
 
 	// Resources: every native resource has its Terraform type, and the three agree on the request fields.
 	covered := map[string]bool{}
-	for _, k := range kinds {
+	for _, k := range doorKinds {
 		covered[k.native] = true
-		want := map[string]*node{}
+		want := map[string]*doorField{}
 		for _, body := range k.bodies {
-			for name, f := range c.tree(obj(c.schemas[body])) {
+			for name, f := range c.tree(asObject(c.schemas[body])) {
 				want[name] = f
 			}
 		}
 		if _, ok := want["members"]; ok {
 			delete(want, "members")
 			for _, name := range membersSplit {
-				want[name] = &node{}
+				want[name] = &doorField{}
 			}
 		}
-		res := obj(obj(nat["resources"])[k.native])
+		res := asObject(asObject(nat["resources"])[k.native])
 		if res == nil {
 			t.Errorf("%s: not in the native schema", k.native)
 			continue
@@ -294,19 +296,19 @@ func TestAccThreeDoors(t *testing.T) {
 			t.Errorf("%s: the native schema has %s, the Terraform provider has no %s", k.terraform, k.native, k.terraform)
 			continue
 		}
-		if len(obj(b["block_types"])) > 0 {
+		if len(asObject(b["block_types"])) > 0 {
 			t.Errorf("%s: nested objects must be nested attributes, not blocks", k.terraform)
 		}
-		compare(t, k.terraform, want, n.tree(obj(res["inputProperties"])), tfInputs(t, k.terraform, obj(b["attributes"])))
+		compareDoors(t, k.terraform, want, n.tree(asObject(res["inputProperties"])), tfInputs(t, k.terraform, asObject(b["attributes"])))
 	}
-	for name := range obj(nat["resources"]) {
+	for name := range asObject(nat["resources"]) {
 		if !covered[name] {
-			t.Errorf("%s: a native resource this test does not know; add it to kinds with its Terraform type", name)
+			t.Errorf("%s: a native resource this test does not know; add it to doorKinds with its Terraform type", name)
 		}
 	}
-	for name := range obj(tf["resource_schemas"]) {
+	for name := range asObject(tf["resource_schemas"]) {
 		found := false
-		for _, k := range kinds {
+		for _, k := range doorKinds {
 			found = found || k.terraform == name
 		}
 		if !found {
@@ -316,15 +318,15 @@ func TestAccThreeDoors(t *testing.T) {
 
 	// Reads: the query parameters of the operation, the native function's inputs, the data source's arguments;
 	// outputs marked secret in one door are sensitive in the other.
-	paths := obj(api["paths"])
-	operationQuery := func(id string) map[string]*node {
+	paths := asObject(api["paths"])
+	operationQuery := func(id string) map[string]*doorField {
 		for _, item := range paths {
-			for _, op := range obj(item) {
-				if obj(op)["operationId"] == id {
-					out := map[string]*node{}
-					for _, p := range list(obj(op)["parameters"]) {
-						if obj(p)["in"] == "query" && !pagingParameters[obj(p)["name"].(string)] {
-							out[obj(p)["name"].(string)] = &node{}
+			for _, op := range asObject(item) {
+				if asObject(op)["operationId"] == id {
+					out := map[string]*doorField{}
+					for _, p := range asList(asObject(op)["parameters"]) {
+						if asObject(p)["in"] == "query" && !pagingParameters[asObject(p)["name"].(string)] {
+							out[asObject(p)["name"].(string)] = &doorField{}
 						}
 					}
 					return out
@@ -335,48 +337,48 @@ func TestAccThreeDoors(t *testing.T) {
 		return nil
 	}
 	known := map[string]bool{}
-	for _, r := range reads {
+	for _, r := range doorReads {
 		known[r.native] = true
-		fn := obj(obj(nat["functions"])[r.native])
+		fn := asObject(asObject(nat["functions"])[r.native])
 		b := block("data_source_schemas", r.terraform)
 		if fn == nil || b == nil {
 			t.Errorf("%s / %s: missing from a door (native function %v, data source %v)", r.native, r.terraform, fn != nil, b != nil)
 			continue
 		}
-		compare(t, r.terraform, operationQuery(r.operation), n.tree(obj(obj(fn["inputs"])["properties"])), tfInputs(t, r.terraform, obj(b["attributes"])))
-		for name, raw := range obj(obj(fn["outputs"])["properties"]) {
-			secret := obj(raw)["secret"] == true
-			a := obj(obj(b["attributes"])[snake(name)])
+		compareDoors(t, r.terraform, operationQuery(r.operation), n.tree(asObject(asObject(fn["inputs"])["properties"])), tfInputs(t, r.terraform, asObject(b["attributes"])))
+		for name, raw := range asObject(asObject(fn["outputs"])["properties"]) {
+			secret := asObject(raw)["secret"] == true
+			a := asObject(asObject(b["attributes"])[snakeName(name)])
 			if a == nil {
-				t.Errorf("%s.%s: an output of the native function, missing from the data source", r.terraform, snake(name))
+				t.Errorf("%s.%s: an output of the native function, missing from the data source", r.terraform, snakeName(name))
 			} else if (a["sensitive"] == true) != secret {
-				t.Errorf("%s.%s: secret in the native schema is %v, sensitive in Terraform is %v", r.terraform, snake(name), secret, a["sensitive"] == true)
+				t.Errorf("%s.%s: secret in the native schema is %v, sensitive in Terraform is %v", r.terraform, snakeName(name), secret, a["sensitive"] == true)
 			}
 		}
 	}
-	for name := range obj(nat["functions"]) {
+	for name := range asObject(nat["functions"]) {
 		if !known[name] {
-			t.Errorf("%s: a native function this test does not know; add it to reads with its data source", name)
+			t.Errorf("%s: a native function this test does not know; add it to doorReads with its data source", name)
 		}
 	}
 
 	// Provider configuration: the native config variables and the Terraform provider's arguments.
-	pulumiConfig := n.tree(obj(obj(nat["config"])["variables"]))
-	tfConfig := tfInputs(t, "provider", obj(obj(obj(tf["provider"])["block"])["attributes"]))
+	pulumiConfig := n.tree(asObject(asObject(nat["config"])["variables"]))
+	tfConfig := tfInputs(t, "provider", asObject(asObject(asObject(tf["provider"])["block"])["attributes"]))
 	for name := range terraformOnlySettings {
 		if tfConfig[name] == nil {
-			t.Errorf("provider.%s: listed as a Terraform-only setting, but the provider has no %s", name, snake(name))
+			t.Errorf("provider.%s: listed as a Terraform-only setting, but the provider has no %s", name, snakeName(name))
 		}
 		delete(tfConfig, name)
 	}
-	want := map[string]*node{}
+	want := map[string]*doorField{}
 	for name := range pulumiConfig {
-		want[name] = &node{}
+		want[name] = &doorField{}
 	}
 	for name := range tfConfig {
 		if want[name] == nil {
-			want[name] = &node{}
+			want[name] = &doorField{}
 		}
 	}
-	compare(t, "provider", want, pulumiConfig, tfConfig)
+	compareDoors(t, "provider", want, pulumiConfig, tfConfig)
 }
