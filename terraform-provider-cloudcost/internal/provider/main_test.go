@@ -104,6 +104,11 @@ func runAcceptance(m *testing.M) (int, error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("building the provider: %v\n%s", err, out)
 	}
+	build = exec.Command("go", "build", "-o", filepath.Join(providerBin, "cloudcost-unmanaged"), "./cmd/cloudcost-unmanaged")
+	build.Dir = filepath.Join(repoRoot, "terraform-provider-cloudcost")
+	if out, err := build.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("building cloudcost-unmanaged: %v\n%s", err, out)
+	}
 
 	sandbox, err = startSandbox(filepath.Join(tmp, "sandbox"))
 	if err != nil {

@@ -81,6 +81,20 @@ func (d *tofuDir) mustRun(t *testing.T, args ...string) string {
 	return out
 }
 
+// unmanaged runs `cloudcost-unmanaged` on this directory's state.
+func (d *tofuDir) unmanaged(t *testing.T) string {
+	t.Helper()
+	state := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(state, []byte(d.mustRun(t, "show", "-json")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(providerBin, "cloudcost-unmanaged"), "-state", state, "-dir", d.dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cloudcost-unmanaged: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
 // stateIDs lists the IDs of the resources in the state.
 func (d *tofuDir) stateIDs(t *testing.T) map[string]string {
 	t.Helper()
@@ -150,6 +164,10 @@ resource "cloudcost_cloud_group" "g" {
 	if ids := d.stateIDs(t); len(ids) != 0 {
 		t.Fatalf("the killed apply should have written no state, found %v", ids)
 	}
+	// The command the README names for leftovers finds it by the configuration's create-key prefix.
+	if listed := d.unmanaged(t); !strings.Contains(listed, "cloudcost_cloud_group  "+made[0]) {
+		t.Errorf("cloudcost-unmanaged should list %s:\n%s", made[0], listed)
+	}
 
 	sandbox.resetCounts()
 	d.mustRun(t, "apply", "-auto-approve")
@@ -165,6 +183,9 @@ resource "cloudcost_cloud_group" "g" {
 	}
 	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after the repaired apply should be empty (exit 0), got %d", code)
+	}
+	if listed := d.unmanaged(t); strings.Contains(listed, made[0]) {
+		t.Errorf("once in the state, %s is no leftover:\n%s", made[0], listed)
 	}
 	d.mustRun(t, "destroy", "-auto-approve")
 	if left := sandbox.groupsNamed(t, "tfacc-interrupted"); len(left) != 0 {
