@@ -28,6 +28,7 @@ resource "cloudcost_cloud_group" "g" {
 // The resource's life with OpenTofu: create, the plan after apply empty, update in place, drift shown and
 // restored, import by import block with generated configuration planning no changes, destroy.
 func TestAccCloudGroup(t *testing.T) {
+	acceptance(t)
 	var id string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories(),
@@ -110,6 +111,7 @@ func TestAccCloudGroup(t *testing.T) {
 
 // Plan-time validation of what the contract states: nothing reaches the service.
 func TestAccCloudGroupValidation(t *testing.T) {
+	acceptance(t)
 	for _, c := range []struct{ config, says string }{
 		{groupConfig(" padded", "", ""), "must not begin or end with whitespace"},
 		{groupConfig("x", "", `"12345"`), "must be a 12-digit AWS account ID"},
@@ -134,6 +136,7 @@ resource "cloudcost_cloud_group" "g" {
 
 // An API field error becomes a diagnostic on the attribute it names.
 func TestAccCloudGroupFieldErrorOnItsAttribute(t *testing.T) {
+	acceptance(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories(),
 		Steps: []resource.TestStep{{

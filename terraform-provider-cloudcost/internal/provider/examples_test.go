@@ -10,6 +10,7 @@ import (
 // Every example of examples/ (the pages of docs/ show them) is valid configuration for this provider:
 // `tofu validate` on each, with the provider's source address added where the example has none.
 func TestAccExamplesValidate(t *testing.T) {
+	acceptance(t)
 	examples, _ := filepath.Glob(filepath.Join(repoRoot, "terraform-provider-cloudcost", "examples", "*", "*.tf"))
 	nested, _ := filepath.Glob(filepath.Join(repoRoot, "terraform-provider-cloudcost", "examples", "*", "*", "*.tf"))
 	examples = append(examples, nested...)

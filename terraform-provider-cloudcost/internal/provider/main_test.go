@@ -120,6 +120,14 @@ func runAcceptance(m *testing.M) (int, error) {
 	return m.Run(), nil
 }
 
+// acceptance skips a test unless TF_ACC is set (the harness runs only then).
+func acceptance(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" || sandbox == nil {
+		t.Skip("acceptance test: set TF_ACC=1 (npm run test:terraform)")
+	}
+}
+
 func setDefault(name, value string) {
 	if os.Getenv(name) == "" {
 		os.Setenv(name, value)

@@ -261,6 +261,7 @@ func tofuProviderSchema(t *testing.T) map[string]any {
 }
 
 func TestAccThreeDoors(t *testing.T) {
+	acceptance(t)
 	tf := tofuProviderSchema(t)
 	api := readDoorJSON(t, filepath.Join(repoRoot, "api", "openapi.json"))
 	nat := readDoorJSON(t, filepath.Join(repoRoot, "native", "schema.json"))

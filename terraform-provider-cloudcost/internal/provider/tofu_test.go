@@ -25,9 +25,7 @@ type tofuDir struct {
 
 func newTofuDir(t *testing.T, config string) *tofuDir {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (npm run test:terraform)")
-	}
+	acceptance(t)
 	dir := t.TempDir()
 	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"cloudcost/cloudcost\" = %q\n  }\n  direct {}\n}\n", providerBin)
 	if err := os.WriteFile(filepath.Join(dir, "tofurc"), []byte(rc), 0o600); err != nil {
@@ -126,6 +124,7 @@ func (d *tofuDir) stateIDs(t *testing.T) map[string]string {
 // the state, and the plan after it empty. Without the create key the second create would make a second
 // object (or, for a group, whose name is unique, fail with 409).
 func TestAccInterruptedApplyLeavesNoDuplicate(t *testing.T) {
+	acceptance(t)
 	const config = `
 resource "cloudcost_cloud_group" "g" {
   name            = "tfacc-interrupted"
@@ -196,6 +195,7 @@ resource "cloudcost_cloud_group" "g" {
 // `plan -refresh-only` shows a change made outside; `apply` restores it. And what a refresh costs: one GET
 // per resource, nothing else.
 func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
+	acceptance(t)
 	const n = 20
 	var config strings.Builder
 	for i := range n {
@@ -240,6 +240,7 @@ func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
 
 // Settings refused with a message naming the setting (and its environment variable), before any request.
 func TestAccProviderSettingsRefused(t *testing.T) {
+	acceptance(t)
 	const config = `
 data "cloudcost_accounts" "all" {}
 `
