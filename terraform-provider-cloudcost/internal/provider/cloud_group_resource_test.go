@@ -115,6 +115,8 @@ func TestAccCloudGroupValidation(t *testing.T) {
 	for _, c := range []struct{ config, says string }{
 		{groupConfig(" padded", "", ""), "must not begin or end with whitespace"},
 		{groupConfig("x", "", `"12345"`), "must be a 12-digit AWS account ID"},
+		// 300 emoji are 300 characters to Go and 600 to the service, whose limits are JavaScript lengths.
+		{groupConfig("x", strings.Repeat("\U0001F4B0", 300), ""), "must be at most 500 characters (got 600"},
 		{header + `
 resource "cloudcost_cloud_group" "g" {
   name                   = "x"

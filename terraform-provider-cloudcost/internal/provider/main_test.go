@@ -203,7 +203,7 @@ func startSandbox(dataDir string) (*sandboxProcess, error) {
 		},
 		ModifyResponse: func(res *http.Response) error {
 			s.mu.Lock()
-			s.counts[res.Request.Method+" "+templatePath(res.Request.URL.Path)]++
+			s.counts[res.Request.Method+" "+templatePath(res.Request.URL.Path)]++ // /oauth/token stays as it is
 			hook := s.onAnswer
 			s.mu.Unlock()
 			if hook != nil {

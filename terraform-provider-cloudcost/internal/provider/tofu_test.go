@@ -271,3 +271,40 @@ data "cloudcost_accounts" "all" {}
 		}
 	}
 }
+
+// OAuth client credentials instead of a token: the provider fetches a token from the sandbox's
+// authorization server (auth_url defaults to the API's origin) and reads with it.
+func TestAccClientCredentials(t *testing.T) {
+	acceptance(t)
+	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
+		"--scopes", "read,write", "--json", "--data", sandbox.dataDir).Output()
+	if err != nil {
+		t.Fatalf("client create: %v", err)
+	}
+	var cli struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if err := json.Unmarshal(out, &cli); err != nil {
+		t.Fatal(err)
+	}
+	d := newTofuDir(t, `
+data "cloudcost_accounts" "all" {}
+output "first" { value = data.cloudcost_accounts.all.accounts[0].account_id }
+`)
+	// The proxy's origin serves /oauth/token too; no token in the environment.
+	d.env = append(d.env, "CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID="+cli.ClientID, "CLOUDCOST_CLIENT_SECRET="+cli.ClientSecret)
+	sandbox.resetCounts()
+	applied := d.mustRun(t, "apply", "-auto-approve")
+	if !strings.Contains(applied, `first = "111122223333"`) {
+		t.Errorf("the accounts should be read with the client's token:\n%s", applied)
+	}
+	if n := sandbox.snapshot(); n["POST /oauth/token"] != 1 {
+		t.Errorf("one token request per provider process, got %v", n)
+	}
+	d.env = append(d.env, "CLOUDCOST_CLIENT_SECRET=wrong-secret")
+	refused, code := d.run(t, "plan")
+	if code == 0 || !strings.Contains(refused, "invalid_client") || strings.Contains(refused, "wrong-secret") {
+		t.Errorf("a wrong secret should be refused with invalid_client, never echoed (exit %d):\n%s", code, refused)
+	}
+}
