@@ -1,0 +1,320 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/internal/client"
+)
+
+// maxGroupMembers is the contract's MAX_GROUP_MEMBERS (ReplaceMembers.members maxItems).
+const maxGroupMembers = 1000
+
+var (
+	awsAccountID   = regexp.MustCompile(`^\d{12}$`)
+	azureSubID     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	azureSubIDCase = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+)
+
+// NewCloudGroupResource is cloudcost_cloud_group: a Cloud Group with its members.
+func NewCloudGroupResource() resource.Resource { return &cloudGroupResource{} }
+
+type cloudGroupResource struct{ data *providerData }
+
+type cloudGroupModel struct {
+	ID                   types.String `tfsdk:"id"`
+	Name                 types.String `tfsdk:"name"`
+	Description          types.String `tfsdk:"description"`
+	AWSAccountIDs        types.Set    `tfsdk:"aws_account_ids"`
+	AzureSubscriptionIDs types.Set    `tfsdk:"azure_subscription_ids"`
+	Source               types.String `tfsdk:"source"`
+	CreatedAt            types.String `tfsdk:"created_at"`
+	UpdatedAt            types.String `tfsdk:"updated_at"`
+}
+
+func (r *cloudGroupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cloud_group"
+}
+
+func (r *cloudGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	emptySet := setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{}))
+	resp.Schema = schema.Schema{
+		Description: "A Cloud Group: a named set of connected AWS accounts and Azure subscriptions that alerts, reports and cost reads can be scoped to. " +
+			"Name, description and members change in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "The group's ID (grp_…).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:    true,
+				Description: "Not blank, 1 to 100 characters, without surrounding whitespace; unique in the organization, case-insensitively.",
+				Validators:  []validator.String{trimmedName(100)},
+			},
+			"description": schema.StringAttribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     stringdefault.StaticString(""),
+				Description: "At most 500 characters; default: \"\".",
+				Validators:  []validator.String{stringvalidator.UTF8LengthAtMost(500)},
+			},
+			"aws_account_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     emptySet,
+				Description: "Members: AWS account IDs, 12 digits each, each a connected account of the organization; at most 1,000 members with the Azure subscriptions; default: none.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(
+					stringvalidator.RegexMatches(awsAccountID, "must be a 12-digit AWS account ID"))},
+			},
+			"azure_subscription_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     emptySet,
+				Description: "Members: Azure subscription IDs (GUIDs, in lower case, as the service stores them), each a connected subscription of the organization; default: none.",
+				Validators:  []validator.Set{setvalidator.ValueStringsAre(lowerCaseGUID{})},
+			},
+			"source": schema.StringAttribute{
+				Computed:      true,
+				Description:   "Where the group was created: api or portal; it behaves the same either way.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				Computed:      true,
+				Description:   "RFC 3339 timestamp, UTC.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				Computed:    true,
+				Description: "RFC 3339 timestamp, UTC; changes with every update.",
+			},
+		},
+	}
+}
+
+// ValidateConfig checks what the contract states across attributes: at most 1,000 members in all.
+func (r *cloudGroupResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m cloudGroupModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.AWSAccountIDs.IsUnknown() || m.AzureSubscriptionIDs.IsUnknown() {
+		return
+	}
+	if n := len(m.AWSAccountIDs.Elements()) + len(m.AzureSubscriptionIDs.Elements()); n > maxGroupMembers {
+		resp.Diagnostics.AddAttributeError(path.Root("azure_subscription_ids"), "Too many members",
+			"together with aws_account_ids, at most 1000 members (got "+itoa(n)+")")
+	}
+}
+
+func (r *cloudGroupResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = dataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// members lists the model's accounts as the membership endpoint takes them, in a fixed order (the create
+// key hashes them).
+func (m *cloudGroupModel) members(ctx context.Context, diags *diag.Diagnostics) []client.Member {
+	var aws, azure []string
+	diags.Append(m.AWSAccountIDs.ElementsAs(ctx, &aws, false)...)
+	diags.Append(m.AzureSubscriptionIDs.ElementsAs(ctx, &azure, false)...)
+	sort.Strings(aws)
+	sort.Strings(azure)
+	out := make([]client.Member, 0, len(aws)+len(azure))
+	for _, id := range aws {
+		out = append(out, client.Member{Provider: "aws", AccountID: id})
+	}
+	for _, id := range azure {
+		out = append(out, client.Member{Provider: "azure", AccountID: id})
+	}
+	return out
+}
+
+// fill sets the model from what the service answered (Read returns what Create and Update would plan).
+func (m *cloudGroupModel) fill(g *client.CloudGroup) {
+	var aws, azure []attr.Value
+	for _, member := range g.Members {
+		switch member.Provider {
+		case "aws":
+			aws = append(aws, types.StringValue(member.AccountID))
+		case "azure":
+			azure = append(azure, types.StringValue(strings.ToLower(member.AccountID)))
+		}
+	}
+	m.ID = types.StringValue(g.ID)
+	m.Name = types.StringValue(g.Name)
+	m.Description = types.StringValue(g.Description)
+	m.AWSAccountIDs = types.SetValueMust(types.StringType, nonNil(aws))
+	m.AzureSubscriptionIDs = types.SetValueMust(types.StringType, nonNil(azure))
+	m.Source = types.StringValue(g.Source)
+	m.CreatedAt = types.StringValue(g.CreatedAt)
+	m.UpdatedAt = types.StringValue(g.UpdatedAt)
+}
+
+// groupFieldPath maps a contract field path of createGroup, updateGroup or replaceMembers to an attribute;
+// `body.members.<i>…` names the set the i-th member sent came from.
+func groupFieldPath(sent []client.Member) func(string) (path.Path, bool) {
+	return func(p string) (path.Path, bool) {
+		if rest, ok := strings.CutPrefix(p, "body.members"); ok {
+			if i, ok := leadingIndex(rest); ok && i < len(sent) && sent[i].Provider == "azure" {
+				return path.Root("azure_subscription_ids"), true
+			}
+			return path.Root("aws_account_ids"), true
+		}
+		return FieldPath(p, nil)
+	}
+}
+
+func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan cloudGroupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	members := plan.members(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := client.CreateGroup{Name: plan.Name.ValueString(), Description: plan.Description.ValueString()}
+	// The key covers the members too: a create is the POST and the PUT of its members together.
+	key, err := r.data.keys.Next("cloudcost_cloud_group", struct {
+		client.CreateGroup
+		Members []client.Member `json:"members"`
+	}{body, members})
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create the Cloud Group", err.Error())
+		return
+	}
+	var replayed bool
+	group, err := r.data.client.CreateGroup(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not create the Cloud Group", err, groupFieldPath(members))
+		return
+	}
+	if replayed {
+		// The answer is the one an interrupted apply got: read what the group is now.
+		if group, err = r.data.client.GetGroup(ctx, group.ID); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group an earlier, interrupted apply created", err, nil)
+			return
+		}
+	}
+	if len(members) > 0 || len(group.Members) > 0 {
+		updated, err := r.data.client.ReplaceMembers(ctx, group.ID, members)
+		if err != nil {
+			// All or nothing: a group without its members would not be in state.
+			_ = r.data.client.DeleteGroup(ctx, group.ID)
+			AddAPIError(&resp.Diagnostics, "Could not set the Cloud Group's members", err, groupFieldPath(members))
+			return
+		}
+		group = updated
+	}
+	plan.fill(group)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *cloudGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state cloudGroupModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	group, err := r.data.client.GetGroup(ctx, state.ID.ValueString())
+	if client.IsNotFound(err) {
+		// Deleted outside: the plan creates it again.
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group", err, nil)
+		return
+	}
+	state.fill(group)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *cloudGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state cloudGroupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	members := plan.members(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	var group *client.CloudGroup
+	var err error
+	// Only what changed is sent: 1 PATCH and/or 1 PUT of the members.
+	var patch client.UpdateGroup
+	if !plan.Name.Equal(state.Name) {
+		patch.Name = plan.Name.ValueStringPointer()
+	}
+	if !plan.Description.Equal(state.Description) {
+		patch.Description = plan.Description.ValueStringPointer()
+	}
+	if patch.Name != nil || patch.Description != nil {
+		if group, err = r.data.client.UpdateGroup(ctx, id, patch); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not update the Cloud Group", err, groupFieldPath(nil))
+			return
+		}
+	}
+	if !plan.AWSAccountIDs.Equal(state.AWSAccountIDs) || !plan.AzureSubscriptionIDs.Equal(state.AzureSubscriptionIDs) {
+		if group, err = r.data.client.ReplaceMembers(ctx, id, members); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not set the Cloud Group's members", err, groupFieldPath(members))
+			return
+		}
+	}
+	if group == nil {
+		if group, err = r.data.client.GetGroup(ctx, id); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group", err, nil)
+			return
+		}
+	}
+	plan.fill(group)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *cloudGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state cloudGroupModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.data.client.DeleteGroup(ctx, state.ID.ValueString()); err != nil && !client.IsNotFound(err) {
+		AddAPIError(&resp.Diagnostics, "Could not delete the Cloud Group (the service refuses while alerts or reports use it)", err, nil)
+	}
+}
+
+// ImportState takes the group's ID (`tofu import cloudcost_cloud_group.x grp_…`, or an import block).
+func (r *cloudGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+var (
+	_ resource.ResourceWithConfigure      = (*cloudGroupResource)(nil)
+	_ resource.ResourceWithImportState    = (*cloudGroupResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*cloudGroupResource)(nil)
+)
