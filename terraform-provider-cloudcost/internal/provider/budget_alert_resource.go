@@ -33,7 +33,7 @@ var (
 // DELETE /alerts/{alertId}). Requests: create 1, read 1, update 1 (a PUT of every field), delete 1.
 func NewBudgetAlertResource() resource.Resource { return &budgetAlertResource{} }
 
-type budgetAlertResource struct{ api *client.Client }
+type budgetAlertResource struct{ data *providerData }
 
 type thresholdModel struct {
 	Percent *float64 `tfsdk:"percent"`
@@ -190,7 +190,7 @@ func (r *budgetAlertResource) Schema(_ context.Context, _ resource.SchemaRequest
 }
 
 func (r *budgetAlertResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.api = configuredClient(req.ProviderData, &resp.Diagnostics)
+	r.data = dataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig applies the contract's rules across fields (alertRules, the threshold rules) when the
@@ -283,7 +283,21 @@ func (m *budgetAlertModel) request(webhook *string) client.AlertInput {
 	if m.AutoAdjust != nil {
 		in.AutoAdjust = &client.AutoAdjust{LookbackPeriods: int(m.AutoAdjust.LookbackPeriods)}
 	}
+	// Sets in a fixed order: the create key hashes the body, and a retry must send the same bytes.
+	sort.Strings(in.Recipients)
+	sort.Slice(in.Thresholds, func(i, j int) bool { return thresholdOrder(in.Thresholds[i]) < thresholdOrder(in.Thresholds[j]) })
+	for _, t := range in.Thresholds {
+		if t.Recipients != nil {
+			sort.Strings(*t.Recipients)
+		}
+	}
+	sort.Slice(in.PlannedAmounts, func(i, j int) bool { return in.PlannedAmounts[i].PeriodStart < in.PlannedAmounts[j].PeriodStart })
 	return in
+}
+
+func thresholdOrder(t client.Threshold) string {
+	data, _ := json.Marshal(t)
+	return string(data)
 }
 
 // canonicalThresholds is a threshold set as the service compares it (sorted, recipients canonical, a
@@ -377,16 +391,32 @@ func (m *budgetAlertModel) fromAPI(a *client.BudgetAlert, writeOnlyWebhook bool)
 
 func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m budgetAlertModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	body := m.request(webhook)
-	created, err := r.api.CreateAlert(ctx, body, createOptions(ctx, "cloudcost_budget_alert", body))
+	key, err := r.data.keys.Next("cloudcost_budget_alert", body)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not create the budget alert", err)
+		resp.Diagnostics.AddError("Could not create the budget alert", err.Error())
 		return
+	}
+	var replayed bool
+	created, err := r.data.client.CreateAlert(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not create the budget alert", err, alertSets)
+		return
+	}
+	if replayed {
+		// The answer an interrupted apply got: read what the object is now.
+		if created, err = r.data.client.GetAlert(ctx, created.ID); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not read the budget alert an earlier, interrupted apply created", err, nil)
+			return
+		}
 	}
 	m.fromAPI(created, writeOnly)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -395,17 +425,20 @@ func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateReq
 
 func (r *budgetAlertResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m budgetAlertModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	a, err := r.api.GetAlert(ctx, m.ID.ValueString())
+	a, err := r.data.client.GetAlert(ctx, m.ID.ValueString())
 	if client.IsNotFound(err) {
 		resp.State.RemoveResource(ctx) // deleted outside: the next plan creates it again
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read the budget alert "+m.ID.ValueString(), err)
+		AddAPIError(&resp.Diagnostics, "Could not read the budget alert "+m.ID.ValueString(), err, alertSets)
 		return
 	}
 	// A URL set through webhook_url_wo never reaches state. An import cannot tell the two apart and stores
@@ -418,14 +451,17 @@ func (r *budgetAlertResource) Read(ctx context.Context, req resource.ReadRequest
 
 func (r *budgetAlertResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var m budgetAlertModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	updated, err := r.api.ReplaceAlert(ctx, m.ID.ValueString(), m.request(webhook))
+	updated, err := r.data.client.ReplaceAlert(ctx, m.ID.ValueString(), m.request(webhook))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not update the budget alert "+m.ID.ValueString(), err)
+		AddAPIError(&resp.Diagnostics, "Could not update the budget alert "+m.ID.ValueString(), err, alertSets)
 		return
 	}
 	m.fromAPI(updated, writeOnly)
@@ -435,15 +471,29 @@ func (r *budgetAlertResource) Update(ctx context.Context, req resource.UpdateReq
 
 func (r *budgetAlertResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m budgetAlertModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.api.DeleteAlert(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Could not delete the budget alert "+m.ID.ValueString(), err)
+	if err := r.data.client.DeleteAlert(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
+		AddAPIError(&resp.Diagnostics, "Could not delete the budget alert "+m.ID.ValueString(), err, alertSets)
 	}
 }
 
 func (r *budgetAlertResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// alertSets are the attributes that are sets: a field error inside one is reported on the set.
+var alertSets = fieldPathIn(map[string]bool{
+	"thresholds": true, "recipients": true, "planned_amounts": true, "filters.providers": true, "filters.account_ids": true,
+	"filters.services": true, "filters.regions": true, "filters.tags": true,
+})
+
+// fieldPathIn is FieldPath for a resource whose set attributes are sets.
+func fieldPathIn(sets map[string]bool) func(string) (path.Path, bool) {
+	return func(contractPath string) (path.Path, bool) { return FieldPath(contractPath, sets) }
 }

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const alertAddress = "cloudcost_budget_alert.web"
 // The first configuration is written the way people write: a name with surrounding spaces, e-mail addresses
 // in mixed case, an Azure subscription in upper case, an empty filter key. The service answers each in its
 // own form; the plan after apply (the harness's) and after a refresh must still be empty.
-const alertSpelled = `
+const alertSpelled = header + `
 provider "cloudcost" {}
 
 resource "cloudcost_budget_alert" "web" {
@@ -44,7 +44,7 @@ resource "cloudcost_budget_alert" "web" {
 `
 
 // The second changes almost every field: each updates in place (same id).
-const alertChanged = `
+const alertChanged = header + `
 provider "cloudcost" {}
 
 resource "cloudcost_budget_alert" "web" {
@@ -67,7 +67,7 @@ resource "cloudcost_budget_alert" "web" {
 }
 `
 
-const alertAutoAdjust = `
+const alertAutoAdjust = header + `
 provider "cloudcost" {}
 
 resource "cloudcost_budget_alert" "web" {
@@ -81,9 +81,9 @@ resource "cloudcost_budget_alert" "web" {
 
 func TestAccBudgetAlert(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	api := testAccClient(t)
+	api := testAPI(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProviders,
+		ProtoV6ProviderFactories: providerFactories(),
 		CheckDestroy:             alertsGone(api),
 		Steps: []resource.TestStep{
 			{
@@ -99,7 +99,7 @@ func TestAccBudgetAlert(t *testing.T) {
 					statecheck.ExpectKnownValue(alertAddress, tfjsonpath.New("spend_currency"), knownvalue.NotNull()),
 				},
 				Check: alertOnService(api, func(a *client.BudgetAlert) error {
-					if a.Name != "Web team budget" || !sameEmails(a.Recipients, []string{"finops@example.com", "oncall@example.com"}) ||
+					if a.Name != "Web team budget" || !sameSet(a.Recipients, "finops@example.com", "oncall@example.com") ||
 						a.Filters.AccountIDs[0] != "0b1f6471-1bf0-4dda-aec3-cb9272f09590" {
 						return fmt.Errorf("the service holds %+v", a)
 					}
@@ -139,7 +139,7 @@ func TestAccBudgetAlert(t *testing.T) {
 			{ResourceName: alertAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
 			// -generate-config-out: the configuration OpenTofu writes plans with no changes.
 			{ResourceName: alertAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true,
-				Config: `provider "cloudcost" {}`},
+				Config: header + `provider "cloudcost" {}`},
 			// Drift: a change made outside shows in a refresh; the next apply puts the configuration back.
 			{
 				PreConfig:          func() { changeAlertOutside(t, api) },
@@ -194,9 +194,9 @@ func TestAccBudgetAlertValidation(t *testing.T) {
 				thresholds = ""
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProviders,
+				ProtoV6ProviderFactories: providerFactories(),
 				Steps: []resource.TestStep{{
-					Config:      fmt.Sprintf("provider \"cloudcost\" {}\nresource \"cloudcost_budget_alert\" \"bad\" {\n  name = \"bad\"\n  %s\n  %s\n}\n", c.body, thresholds),
+					Config:      header + fmt.Sprintf("provider \"cloudcost\" {}\nresource \"cloudcost_budget_alert\" \"bad\" {\n  name = \"bad\"\n  %s\n  %s\n}\n", c.body, thresholds),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(c.want),
 				}},
@@ -208,9 +208,9 @@ func TestAccBudgetAlertValidation(t *testing.T) {
 // A field error of the service (a group that does not exist: only the service knows) lands on the attribute.
 func TestAccBudgetAlertServiceFieldError(t *testing.T) {
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProviders,
+		ProtoV6ProviderFactories: providerFactories(),
 		Steps: []resource.TestStep{{
-			Config: `
+			Config: header + `
 provider "cloudcost" {}
 resource "cloudcost_budget_alert" "bad" {
   name       = "bad"
@@ -218,7 +218,8 @@ resource "cloudcost_budget_alert" "bad" {
   group_id   = "grp_0000000000000000000000"
   thresholds = [{ percent = 100, basis = "actual" }]
 }`,
-			ExpectError: regexp.MustCompile(`(?s)with cloudcost_budget_alert\.bad,.*group_id.*group_id`),
+			// The diagnostic points at the group_id line of the configuration (OpenTofu quotes it).
+			ExpectError: regexp.MustCompile(`(?s)with cloudcost_budget_alert\.bad,\s+on \S+ line \d+, in resource "cloudcost_budget_alert" "bad":\s+\d+:\s+group_id\s+= "grp_0+".*unknown_group: body\.groupId`),
 		}},
 	})
 }
@@ -247,13 +248,46 @@ func alertsGone(api *client.Client) resource.TestCheckFunc {
 	}
 }
 
+// onlyAlert is the alert TestAccBudgetAlert manages (other tests of the package share the organization).
 func onlyAlert(t *testing.T, api *client.Client) client.BudgetAlert {
 	t.Helper()
 	alerts, err := api.ListAlerts(context.Background())
-	if err != nil || len(alerts) != 1 {
-		t.Fatalf("expected one alert, got %d (%v)", len(alerts), err)
+	var found []client.BudgetAlert
+	for _, a := range alerts {
+		if a.Name == "Web team budget" || a.Name == "Renamed outside" {
+			found = append(found, a)
+		}
 	}
-	return alerts[0]
+	if err != nil || len(found) != 1 {
+		t.Fatalf("expected one alert named Web team budget, got %d (%v)", len(found), err)
+	}
+	return found[0]
+}
+
+// testAPI calls the sandbox directly, beside the provider (changes made outside, what the service holds).
+func testAPI(t *testing.T) *client.Client {
+	c, err := client.New(client.Options{BaseURL: sandbox.apiURL, APIToken: sandbox.token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sameSet: the list holds exactly these values, in any order.
+func sameSet(list []string, values ...string) bool {
+	if len(list) != len(values) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, v := range list {
+		seen[v] = true
+	}
+	for _, v := range values {
+		if !seen[v] {
+			return false
+		}
+	}
+	return true
 }
 
 func changeAlertOutside(t *testing.T, api *client.Client) {

@@ -70,25 +70,29 @@ func TestContractValuesMatchTheDocument(t *testing.T) {
 	}
 }
 
-func TestAttributePathOfFieldErrors(t *testing.T) {
-	cases := map[string]path.Path{
-		"body.groupId":                      path.Root("group_id"),
-		"body.thresholds.1.percent":         path.Root("thresholds"),
-		"body.filters.accountIds.0":         path.Root("filters").AtName("account_ids"),
-		"body.schedule.dayOfWeek":           path.Root("schedule").AtName("day_of_week"),
-		"body.plannedAmounts.0.periodStart": path.Root("planned_amounts"),
+// A field error of the service lands on the attribute; inside a set, on the set (a path cannot index one).
+func TestFieldErrorPaths(t *testing.T) {
+	cases := []struct {
+		paths func(string) (path.Path, bool)
+		in    string
+		want  path.Path
+	}{
+		{alertSets, "body.groupId", path.Root("group_id")},
+		{alertSets, "body.thresholds.1.percent", path.Root("thresholds")},
+		{alertSets, "body.filters.accountIds.0", path.Root("filters").AtName("account_ids")},
+		{alertSets, "body.plannedAmounts.0.periodStart", path.Root("planned_amounts")},
+		{alertSets, "body.autoAdjust.lookbackPeriods", path.Root("auto_adjust").AtName("lookback_periods")},
+		{reportSets, "body.schedule.dayOfWeek", path.Root("schedule").AtName("day_of_week")},
+		{reportSets, "body.recipients.2", path.Root("recipients")},
 	}
-	for in, want := range cases {
-		got, ok := attributePath(in)
-		if !ok || !got.Equal(want) {
-			t.Errorf("%s: got %s, want %s", in, got, want)
+	for _, c := range cases {
+		got, ok := c.paths(c.in)
+		if !ok || !got.Equal(c.want) {
+			t.Errorf("%s: got %s, want %s", c.in, got, c.want)
 		}
 	}
-	if _, ok := attributePath("query.from"); ok {
+	if _, ok := alertSets("query.from"); ok {
 		t.Error("a query parameter is no attribute")
-	}
-	if got := attributeName("body.thresholds.1.percent"); got != "thresholds[1].percent" {
-		t.Errorf("attributeName: %s", got)
 	}
 }
 

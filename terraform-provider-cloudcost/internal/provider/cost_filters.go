@@ -74,10 +74,20 @@ func (f *costFiltersModel) toAPI() *client.CostFilters {
 	if f == nil {
 		return nil
 	}
-	out := &client.CostFilters{Providers: f.Providers, AccountIDs: f.AccountIDs, Services: f.Services, Regions: f.Regions}
-	for _, t := range f.Tags {
-		out.Tags = append(out.Tags, client.TagFilter{Key: t.Key, Values: t.Values})
+	// Sorted copies: a fixed order for the create key's hash; the service compares them as sets.
+	sorted := func(xs []string) []string {
+		if xs == nil {
+			return nil
+		}
+		out := append([]string{}, xs...)
+		sort.Strings(out)
+		return out
 	}
+	out := &client.CostFilters{Providers: sorted(f.Providers), AccountIDs: sorted(f.AccountIDs), Services: sorted(f.Services), Regions: sorted(f.Regions)}
+	for _, t := range f.Tags {
+		out.Tags = append(out.Tags, client.TagFilter{Key: t.Key, Values: sorted(t.Values)})
+	}
+	sort.Slice(out.Tags, func(i, j int) bool { return out.Tags[i].Key < out.Tags[j].Key })
 	return out
 }
 

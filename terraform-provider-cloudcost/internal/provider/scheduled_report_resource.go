@@ -2,7 +2,7 @@ package provider
 
 import (
 	"context"
-	"fmt"
+	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -27,7 +27,7 @@ var (
 // GET, PUT, DELETE /reports/{reportId}). Requests: create 1, read 1, update 1 (a PUT of every field), delete 1.
 func NewScheduledReportResource() resource.Resource { return &scheduledReportResource{} }
 
-type scheduledReportResource struct{ api *client.Client }
+type scheduledReportResource struct{ data *providerData }
 
 type scheduleModel struct {
 	Frequency  string  `tfsdk:"frequency"`
@@ -112,7 +112,7 @@ func (r *scheduledReportResource) Schema(_ context.Context, _ resource.SchemaReq
 }
 
 func (r *scheduledReportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.api = configuredClient(req.ProviderData, &resp.Diagnostics)
+	r.data = dataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig applies the contract's Schedule union and reportRules when the fields they read are known.
@@ -184,6 +184,7 @@ func (m *scheduledReportModel) request(webhook *string) client.ReportInput {
 			in.Schedule.DayOfMonth = &d
 		}
 	}
+	sort.Strings(in.Recipients) // a fixed order: the create key hashes the body
 	return in
 }
 
@@ -218,16 +219,32 @@ func (m *scheduledReportModel) fromAPI(a *client.ScheduledReport, writeOnlyWebho
 
 func (r *scheduledReportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m scheduledReportModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	body := m.request(webhook)
-	created, err := r.api.CreateReport(ctx, body, createOptions(ctx, "cloudcost_scheduled_report", body))
+	key, err := r.data.keys.Next("cloudcost_scheduled_report", body)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not create the scheduled report", err)
+		resp.Diagnostics.AddError("Could not create the scheduled report", err.Error())
 		return
+	}
+	var replayed bool
+	created, err := r.data.client.CreateReport(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not create the scheduled report", err, reportSets)
+		return
+	}
+	if replayed {
+		// The answer an interrupted apply got: read what the object is now.
+		if created, err = r.data.client.GetReport(ctx, created.ID); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not read the scheduled report an earlier, interrupted apply created", err, nil)
+			return
+		}
 	}
 	m.fromAPI(created, writeOnly)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -236,17 +253,20 @@ func (r *scheduledReportResource) Create(ctx context.Context, req resource.Creat
 
 func (r *scheduledReportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m scheduledReportModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	a, err := r.api.GetReport(ctx, m.ID.ValueString())
+	a, err := r.data.client.GetReport(ctx, m.ID.ValueString())
 	if client.IsNotFound(err) {
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not read the scheduled report "+m.ID.ValueString(), err)
+		AddAPIError(&resp.Diagnostics, "Could not read the scheduled report "+m.ID.ValueString(), err, reportSets)
 		return
 	}
 	writeOnly, diags := webhookWasWriteOnly(ctx, req.Private)
@@ -257,14 +277,17 @@ func (r *scheduledReportResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *scheduledReportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var m scheduledReportModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	updated, err := r.api.ReplaceReport(ctx, m.ID.ValueString(), m.request(webhook))
+	updated, err := r.data.client.ReplaceReport(ctx, m.ID.ValueString(), m.request(webhook))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Could not update the scheduled report "+m.ID.ValueString(), err)
+		AddAPIError(&resp.Diagnostics, "Could not update the scheduled report "+m.ID.ValueString(), err, reportSets)
 		return
 	}
 	m.fromAPI(updated, writeOnly)
@@ -274,12 +297,15 @@ func (r *scheduledReportResource) Update(ctx context.Context, req resource.Updat
 
 func (r *scheduledReportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m scheduledReportModel
+	if !ready(r.data, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.api.DeleteReport(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Could not delete the scheduled report "+m.ID.ValueString(), err)
+	if err := r.data.client.DeleteReport(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
+		AddAPIError(&resp.Diagnostics, "Could not delete the scheduled report "+m.ID.ValueString(), err, reportSets)
 	}
 }
 
@@ -287,4 +313,8 @@ func (r *scheduledReportResource) ImportState(ctx context.Context, req resource.
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
 
-var _ = fmt.Sprintf
+// reportSets are the attributes that are sets: a field error inside one is reported on the set.
+var reportSets = fieldPathIn(map[string]bool{
+	"recipients": true, "filters.providers": true, "filters.account_ids": true, "filters.services": true, "filters.regions": true,
+	"filters.tags": true,
+})

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 const reportAddress = "cloudcost_scheduled_report.feed"
 
 // A spend feed whose URL is write-only: it reaches the service, never the state.
-const reportWriteOnly = `
+const reportWriteOnly = header + `
 provider "cloudcost" {}
 
 resource "cloudcost_scheduled_report" "feed" {
@@ -34,7 +34,7 @@ resource "cloudcost_scheduled_report" "feed" {
 }
 `
 
-const reportChanged = `
+const reportChanged = header + `
 provider "cloudcost" {}
 
 resource "cloudcost_scheduled_report" "feed" {
@@ -49,9 +49,9 @@ resource "cloudcost_scheduled_report" "feed" {
 
 func TestAccScheduledReport(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	api := testAccClient(t)
+	api := testAPI(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProviders,
+		ProtoV6ProviderFactories: providerFactories(),
 		CheckDestroy:             reportsGone(api),
 		Steps: []resource.TestStep{
 			{
@@ -94,7 +94,7 @@ func TestAccScheduledReport(t *testing.T) {
 			{ResourceName: reportAddress, ImportState: true, ImportStateVerify: true},
 			{ResourceName: reportAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
 			{ResourceName: reportAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID, GenerateConfig: true,
-				Config: `provider "cloudcost" {}`},
+				Config: header + `provider "cloudcost" {}`},
 			{
 				PreConfig:          func() { changeReportOutside(t, api) },
 				RefreshState:       true,
@@ -136,9 +136,9 @@ func TestAccScheduledReportValidation(t *testing.T) {
 				kind = "budget_status"
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProviders,
+				ProtoV6ProviderFactories: providerFactories(),
 				Steps: []resource.TestStep{{
-					Config:      fmt.Sprintf("provider \"cloudcost\" {}\nresource \"cloudcost_scheduled_report\" \"bad\" {\n  name = \"bad\"\n  report = %q\n  %s\n}\n", kind, c.body),
+					Config:      header + fmt.Sprintf("provider \"cloudcost\" {}\nresource \"cloudcost_scheduled_report\" \"bad\" {\n  name = \"bad\"\n  report = %q\n  %s\n}\n", kind, c.body),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(c.want),
 				}},
@@ -172,9 +172,15 @@ func reportsGone(api *client.Client) resource.TestCheckFunc {
 }
 
 func changeReportOutside(t *testing.T, api *client.Client) {
-	reports, err := api.ListReports(context.Background())
+	all, err := api.ListReports(context.Background())
+	var reports []client.ScheduledReport
+	for _, r := range all {
+		if r.Name == "Budget status" {
+			reports = append(reports, r)
+		}
+	}
 	if err != nil || len(reports) != 1 {
-		t.Fatalf("expected one report, got %d (%v)", len(reports), err)
+		t.Fatalf("expected one report named Budget status, got %d (%v)", len(reports), err)
 	}
 	r := reports[0]
 	if _, err := api.ReplaceReport(context.Background(), r.ID, client.ReportInput{
