@@ -26,8 +26,8 @@ function lastLine(script: string, args: string[] = []): string {
   return r.stdout.trim().split("\n").at(-1)!;
 }
 
-/** A hang guard per command, generous for a loaded 2-core machine; never a verdict on speed. */
-const TOFU_TIMEOUT_MS = 240_000;
+/** A hang guard per command (an `npm ci` with a cold cache included), generous for a loaded 2-core machine; never a verdict on speed. */
+const TOFU_TIMEOUT_MS = 600_000;
 
 export interface TerraformFixture {
   sandbox: RunningSandbox;
@@ -39,6 +39,8 @@ export interface TerraformFixture {
   workspace(folder: string): string;
   /** `tofu ARGS` in `dir`; `-no-color` and `-input=false` where the command takes them. */
   tofu(dir: string, args: string[], env?: Record<string, string>): Promise<TofuResult>;
+  /** Any command in `dir` with the same environment (npm, npx cdktf). */
+  run(dir: string, command: string, args: string[], env?: Record<string, string>): Promise<TofuResult>;
 }
 
 /** A sandbox, the tofu binary and the mirror, set up once per test file (beforeAll) and torn down after it. */
@@ -66,16 +68,16 @@ export function useTerraformFixture(): TerraformFixture {
   f.workspace = (folder) => {
     const dir = mkdtempSync(join(tmpdir(), "cloudcost-tofu-"));
     temporary.push(dir);
-    cpSync(join(REPO, folder), dir, { recursive: true, filter: (src) => !/[/\\](\.terraform|terraform\.tfstate[^/\\]*)$/.test(src) });
+    // What a clone has: no local state, no installs or generated code of a developer's runs.
+    const skipped = /[/\\](\.terraform|terraform\.tfstate[^/\\]*|node_modules|\.gen|cdktf\.out)$/;
+    cpSync(join(REPO, folder), dir, { recursive: true, filter: (src) => !skipped.test(src) });
     return dir;
   };
-  f.tofu = (dir, args, env) =>
+  f.run = (dir, command, args, env) =>
     new Promise((resolve) => {
-      const takesFlags = !["show", "version", "output"].includes(args[0]!);
-      const full = [args[0]!, "-no-color", ...(takesFlags ? ["-input=false"] : []), ...args.slice(1)];
       execFile(
-        f.tofuPath,
-        full,
+        command,
+        args,
         {
           cwd: dir,
           env: { ...process.env, ...f.env, ...env },
@@ -89,6 +91,10 @@ export function useTerraformFixture(): TerraformFixture {
         },
       );
     });
+  f.tofu = (dir, args, env) => {
+    const takesFlags = !["show", "version", "output"].includes(args[0]!);
+    return f.run(dir, f.tofuPath, [args[0]!, "-no-color", ...(takesFlags ? ["-input=false"] : []), ...args.slice(1)], env);
+  };
   return f;
 }
 
