@@ -80,6 +80,7 @@ resource "cloudcost_budget_alert" "web" {
 `
 
 func TestAccBudgetAlert(t *testing.T) {
+	acceptance(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	api := testAPI(t)
 	resource.Test(t, resource.TestCase{
@@ -176,6 +177,7 @@ func TestAccBudgetAlert(t *testing.T) {
 
 // Plan-time validation: what the contract states is refused before any request, on the attribute's path.
 func TestAccBudgetAlertValidation(t *testing.T) {
+	acceptance(t)
 	cases := map[string]struct{ body, want string }{
 		"three decimals":          {`amount = 10.005`, `amount: must have at most two decimal places`},
 		"percent and amount":      {`amount = 10` + "\n" + `thresholds = [{ percent = 80, amount = 5, basis = "actual" }]`, `(?s)Invalid Attribute Combination`},
@@ -207,6 +209,7 @@ func TestAccBudgetAlertValidation(t *testing.T) {
 
 // A field error of the service (a group that does not exist: only the service knows) lands on the attribute.
 func TestAccBudgetAlertServiceFieldError(t *testing.T) {
+	acceptance(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories(),
 		Steps: []resource.TestStep{{

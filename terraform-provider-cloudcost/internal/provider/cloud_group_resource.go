@@ -73,7 +73,7 @@ func (r *cloudGroupResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Computed:    true,
 				Default:     stringdefault.StaticString(""),
 				Description: "At most 500 characters; default: \"\".",
-				Validators:  []validator.String{stringvalidator.UTF8LengthAtMost(500)},
+				Validators:  []validator.String{maxLength(500)},
 			},
 			"aws_account_ids": schema.SetAttribute{
 				ElementType: types.StringType,

@@ -48,6 +48,7 @@ resource "cloudcost_scheduled_report" "feed" {
 `
 
 func TestAccScheduledReport(t *testing.T) {
+	acceptance(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	api := testAPI(t)
 	resource.Test(t, resource.TestCase{
@@ -121,6 +122,7 @@ func TestAccScheduledReport(t *testing.T) {
 }
 
 func TestAccScheduledReportValidation(t *testing.T) {
+	acceptance(t)
 	cases := map[string]struct{ body, want string }{
 		"weekly without day":    {`schedule = { frequency = "weekly", time = "08:00", timezone = "UTC" }` + "\n" + `recipients = ["a@example.com"]`, `required for weekly`},
 		"daily with day":        {`schedule = { frequency = "daily", day_of_month = 3, time = "08:00", timezone = "UTC" }` + "\n" + `recipients = ["a@example.com"]`, `only allowed for monthly`},

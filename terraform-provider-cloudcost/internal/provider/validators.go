@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+	"unicode/utf16"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
@@ -50,9 +50,31 @@ func (t trimmedName) ValidateString(_ context.Context, req validator.StringReque
 	case trimmed != v:
 		resp.Diagnostics.AddAttributeError(req.Path, "Whitespace around the name",
 			"must not begin or end with whitespace (the service would remove it): write "+strconv.Quote(trimmed))
-	case utf8.RuneCountInString(v) > int(t):
+	case utf16Length(v) > int(t):
 		resp.Diagnostics.AddAttributeError(req.Path, "Name too long",
-			"must be at most "+itoa(int(t))+" characters (got "+itoa(utf8.RuneCountInString(v))+")")
+			"must be at most "+itoa(int(t))+" characters (got "+itoa(utf16Length(v))+")")
+	}
+}
+
+// utf16Length counts as the service does: its limits are JavaScript string lengths (UTF-16 code units), so
+// a character outside the Basic Multilingual Plane (most emoji) counts twice.
+func utf16Length(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// maxLength is the contract's `max(n)` of a string, counted as the service counts (utf16Length).
+type maxLength int
+
+func (m maxLength) Description(context.Context) string {
+	return "at most " + itoa(int(m)) + " characters (UTF-16 code units, as the service counts)"
+}
+func (m maxLength) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m maxLength) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if n := utf16Length(req.ConfigValue.ValueString()); n > int(m) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Too long", "must be at most "+itoa(int(m))+" characters (got "+itoa(n)+
+			"; a character outside the Basic Multilingual Plane, such as most emoji, counts as two)")
 	}
 }
 

@@ -1,0 +1,310 @@
+package provider_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Tests that drive the real `tofu` themselves: they kill it, read its exit codes and its output. The provider
+// is the binary TestMain built, installed through dev_overrides (no registry, no `tofu init`).
+
+type tofuDir struct {
+	dir string
+	env []string
+}
+
+func newTofuDir(t *testing.T, config string) *tofuDir {
+	t.Helper()
+	acceptance(t)
+	dir := t.TempDir()
+	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"cloudcost/cloudcost\" = %q\n  }\n  direct {}\n}\n", providerBin)
+	if err := os.WriteFile(filepath.Join(dir, "tofurc"), []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := &tofuDir{dir: dir, env: append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(dir, "tofurc"), "TF_IN_AUTOMATION=1", "NO_COLOR=1")}
+	d.write(t, config)
+	return d
+}
+
+func (d *tofuDir) write(t *testing.T, config string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(d.dir, "main.tf"), []byte(header+config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (d *tofuDir) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), append(args, "-no-color")...)
+	cmd.Dir = d.dir
+	cmd.Env = d.env
+	// Its own process group: killing it kills the provider plugin it started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// run runs tofu and returns its output and exit code.
+func (d *tofuDir) run(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := d.command(args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &exit):
+		return out.String(), exit.ExitCode()
+	}
+	t.Fatalf("tofu %v: %v", args, err)
+	return "", -1
+}
+
+func (d *tofuDir) mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, code := d.run(t, args...)
+	if code != 0 {
+		t.Fatalf("tofu %s: exit %d\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
+}
+
+// unmanaged runs `cloudcost-unmanaged` on this directory's state.
+func (d *tofuDir) unmanaged(t *testing.T) string {
+	t.Helper()
+	state := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(state, []byte(d.mustRun(t, "show", "-json")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(providerBin, "cloudcost-unmanaged"), "-state", state, "-dir", d.dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cloudcost-unmanaged: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// stateIDs lists the IDs of the resources in the state.
+func (d *tofuDir) stateIDs(t *testing.T) map[string]string {
+	t.Helper()
+	var state struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string
+					Values  map[string]any
+				}
+			} `json:"root_module"`
+		}
+	}
+	out := d.mustRun(t, "show", "-json")
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &state); err != nil {
+		t.Fatalf("tofu show -json: %v\n%s", err, out)
+	}
+	ids := map[string]string{}
+	for _, r := range state.Values.RootModule.Resources {
+		if id, ok := r.Values["id"].(string); ok {
+			ids[r.Address] = id
+		}
+	}
+	return ids
+}
+
+// A `tofu apply` killed (SIGKILL, with the provider) the moment the service answered the create, before the
+// provider saw the answer and long before the state was written, then `tofu apply` again: one object, in
+// the state, and the plan after it empty. Without the create key the second create would make a second
+// object (or, for a group, whose name is unique, fail with 409).
+func TestAccInterruptedApplyLeavesNoDuplicate(t *testing.T) {
+	acceptance(t)
+	const config = `
+resource "cloudcost_cloud_group" "g" {
+  name            = "tfacc-interrupted"
+  aws_account_ids = ["111122223333"]
+}
+`
+	d := newTofuDir(t, config)
+	cmd := d.command("apply", "-auto-approve")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	var once sync.Once
+	killed := make(chan struct{})
+	sandbox.setOnAnswer(func(method, path string, status int) {
+		if method == "POST" && path == "/api/v1/groups" && status == 201 {
+			once.Do(func() {
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				close(killed)
+			})
+		}
+	})
+	defer sandbox.setOnAnswer(nil)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the create was never answered; tofu ended with %v\n%s", err, out.String())
+	}
+	sandbox.setOnAnswer(nil)
+	made := sandbox.groupsNamed(t, "tfacc-interrupted")
+	if len(made) != 1 {
+		t.Fatalf("the interrupted create should have made one group, found %v", made)
+	}
+	if ids := d.stateIDs(t); len(ids) != 0 {
+		t.Fatalf("the killed apply should have written no state, found %v", ids)
+	}
+	// The command the README names for leftovers finds it by the configuration's create-key prefix.
+	if listed := d.unmanaged(t); !strings.Contains(listed, "cloudcost_cloud_group  "+made[0]) {
+		t.Errorf("cloudcost-unmanaged should list %s:\n%s", made[0], listed)
+	}
+
+	sandbox.resetCounts()
+	d.mustRun(t, "apply", "-auto-approve")
+	counts := sandbox.snapshot()
+	if after := sandbox.groupsNamed(t, "tfacc-interrupted"); len(after) != 1 || after[0] != made[0] {
+		t.Fatalf("duplicates: before the second apply %v, after %v", made, after)
+	}
+	if ids := d.stateIDs(t); ids["cloudcost_cloud_group.g"] != made[0] {
+		t.Fatalf("the state should hold %s, holds %v", made[0], ids)
+	}
+	if counts["POST /groups"] != 1 {
+		t.Errorf("the second apply should send the create once (answered from the first), sent %d: %v", counts["POST /groups"], counts)
+	}
+	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after the repaired apply should be empty (exit 0), got %d", code)
+	}
+	if listed := d.unmanaged(t); strings.Contains(listed, made[0]) {
+		t.Errorf("once in the state, %s is no leftover:\n%s", made[0], listed)
+	}
+	d.mustRun(t, "destroy", "-auto-approve")
+	if left := sandbox.groupsNamed(t, "tfacc-interrupted"); len(left) != 0 {
+		t.Errorf("destroy left %v", left)
+	}
+}
+
+// `plan -refresh-only` shows a change made outside; `apply` restores it. And what a refresh costs: one GET
+// per resource, nothing else.
+func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
+	acceptance(t)
+	const n = 20
+	var config strings.Builder
+	for i := range n {
+		fmt.Fprintf(&config, "resource \"cloudcost_cloud_group\" \"g%d\" {\n  name = \"tfacc-refresh-%d\"\n  description = \"as configured\"\n}\n", i, i)
+	}
+	d := newTofuDir(t, config.String())
+	sandbox.resetCounts()
+	d.mustRun(t, "apply", "-auto-approve", "-parallelism=4")
+	applied := sandbox.snapshot()
+	if applied["POST /groups"] != n || len(applied) != 1 {
+		t.Errorf("creating %d groups without members should take %d POSTs and nothing else, took %v", n, n, applied)
+	}
+	id := d.stateIDs(t)["cloudcost_cloud_group.g0"]
+	if status := sandbox.api(t, "PATCH", "/groups/"+id, map[string]string{"description": "changed outside"}, nil); status != 200 {
+		t.Fatalf("changing the group outside: %d", status)
+	}
+
+	sandbox.resetCounts()
+	out, code := d.run(t, "plan", "-refresh-only", "-detailed-exitcode")
+	refresh := sandbox.snapshot()
+	if code != 2 || !strings.Contains(out, `"as configured" -> "changed outside"`) {
+		t.Fatalf("plan -refresh-only should show the change made outside (exit 2), got %d\n%s", code, out)
+	}
+	if refresh["GET /groups/{id}"] != n || len(refresh) != 1 {
+		t.Errorf("a refresh of %d groups should cost %d GETs and nothing else, cost %v", n, n, refresh)
+	}
+	t.Logf("refresh of %d cloud groups: %v", n, refresh)
+
+	d.mustRun(t, "apply", "-auto-approve")
+	var group struct{ Description string }
+	sandbox.api(t, "GET", "/groups/"+id, nil, &group)
+	if group.Description != "as configured" {
+		t.Errorf("apply should restore the description, the service has %q", group.Description)
+	}
+	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after apply should be empty")
+	}
+	started := time.Now()
+	d.mustRun(t, "destroy", "-auto-approve")
+	t.Logf("destroy of %d groups: %s", n, time.Since(started).Round(time.Millisecond))
+}
+
+// Settings refused with a message naming the setting (and its environment variable), before any request.
+func TestAccProviderSettingsRefused(t *testing.T) {
+	acceptance(t)
+	const config = `
+data "cloudcost_accounts" "all" {}
+`
+	for _, c := range []struct {
+		env  []string
+		says []string
+	}{
+		{[]string{"CLOUDCOST_API_URL=https://cc.example.com/portal/settings"}, []string{"api_url (or CLOUDCOST_API_URL)", "points at the portal", "https://cc.example.com/api/v1"}},
+		{[]string{"CLOUDCOST_API_URL="}, []string{"api_url (or CLOUDCOST_API_URL) is not set"}},
+		{[]string{"CLOUDCOST_API_TOKEN="}, []string{"no credentials", "api_token (or CLOUDCOST_API_TOKEN)", "client_id (or CLOUDCOST_CLIENT_ID)"}},
+		{[]string{"CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID=cli_x"}, []string{"client_secret (or CLOUDCOST_CLIENT_SECRET) is needed"}},
+	} {
+		d := newTofuDir(t, config)
+		d.env = append(d.env, c.env...)
+		sandbox.resetCounts()
+		out, code := d.run(t, "plan")
+		flat := strings.Join(strings.Fields(out), " ")
+		if code == 0 {
+			t.Errorf("%v: plan should fail", c.env)
+		}
+		for _, s := range c.says {
+			if !strings.Contains(flat, s) {
+				t.Errorf("%v: the message should say %q:\n%s", c.env, s, out)
+			}
+		}
+		if n := sandbox.snapshot(); len(n) != 0 {
+			t.Errorf("%v: refused settings sent requests: %v", c.env, n)
+		}
+	}
+}
+
+// OAuth client credentials instead of a token: the provider fetches a token from the sandbox's
+// authorization server (auth_url defaults to the API's origin) and reads with it.
+func TestAccClientCredentials(t *testing.T) {
+	acceptance(t)
+	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
+		"--scopes", "read,write", "--json", "--data", sandbox.dataDir).Output()
+	if err != nil {
+		t.Fatalf("client create: %v", err)
+	}
+	var cli struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if err := json.Unmarshal(out, &cli); err != nil {
+		t.Fatal(err)
+	}
+	d := newTofuDir(t, `
+data "cloudcost_accounts" "all" {}
+output "first" { value = data.cloudcost_accounts.all.accounts[0].account_id }
+`)
+	// The proxy's origin serves /oauth/token too; no token in the environment.
+	d.env = append(d.env, "CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID="+cli.ClientID, "CLOUDCOST_CLIENT_SECRET="+cli.ClientSecret)
+	sandbox.resetCounts()
+	applied := d.mustRun(t, "apply", "-auto-approve")
+	if !strings.Contains(applied, `first = "111122223333"`) {
+		t.Errorf("the accounts should be read with the client's token:\n%s", applied)
+	}
+	if n := sandbox.snapshot(); n["POST /oauth/token"] != 1 {
+		t.Errorf("one token request per provider process, got %v", n)
+	}
+	d.env = append(d.env, "CLOUDCOST_CLIENT_SECRET=wrong-secret")
+	refused, code := d.run(t, "plan")
+	if code == 0 || !strings.Contains(refused, "invalid_client") || strings.Contains(refused, "wrong-secret") {
+		t.Errorf("a wrong secret should be refused with invalid_client, never echoed (exit %d):\n%s", code, refused)
+	}
+}
