@@ -1,6 +1,6 @@
 resource "cloudcost_budget_alert" "web" {
   name     = "Web team monthly budget"
-  group_id = cloudcost_cloud_group.platform.id # left out: the whole organization
+  group_id = var.group_id # a Cloud Group (grp_…); left out: the whole organization
   amount   = 5000
   currency = "USD"     # the default
   period   = "monthly" # the default; or quarterly, annual
@@ -31,4 +31,8 @@ resource "cloudcost_budget_alert" "web" {
 variable "alert_webhook_url" {
   type      = string
   sensitive = true
+}
+
+variable "group_id" {
+  type = string
 }

@@ -1,7 +1,7 @@
 resource "cloudcost_scheduled_report" "weekly" {
   name     = "Weekly cost by service"
   report   = "services" # summary, services, daily, forecast, comparison or budget_status
-  group_id = cloudcost_cloud_group.platform.id
+  group_id = var.group_id
   filters  = { regions = ["eu-west-1", "westeurope"] } # none for budget_status
   schedule = {
     frequency   = "weekly" # daily (no day), weekly (day_of_week) or monthly (day_of_month)
@@ -25,4 +25,8 @@ resource "cloudcost_scheduled_report" "feed" {
 variable "feed_webhook_url" {
   type      = string
   sensitive = true
+}
+
+variable "group_id" {
+  type = string
 }
