@@ -5,7 +5,12 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // test/engine drives the real Pulumi CLI, which scripts/pulumi-cli.js builds with Go: its own command and CI
   // cell (`npm run test:engine`), so `npm test` needs nothing but Node.
-  testPathIgnorePatterns: process.env.CLOUDCOST_ENGINE === "1" ? ["/node_modules/"] : ["/node_modules/", "<rootDir>/test/engine/"],
+  // test/terraform drives the real OpenTofu CLI (scripts/opentofu.js builds it with Go): CLOUDCOST_TERRAFORM=1.
+  testPathIgnorePatterns: [
+    "/node_modules/",
+    ...(process.env.CLOUDCOST_ENGINE === "1" ? [] : ["<rootDir>/test/engine/"]),
+    ...(process.env.CLOUDCOST_TERRAFORM === "1" ? [] : ["<rootDir>/test/terraform/"]),
+  ],
   transform: { "^.+\\.(t|j|mj)s$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs" } }] },
   // ESM-only libraries (oauth4webapi, jose) go through the transform too.
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],

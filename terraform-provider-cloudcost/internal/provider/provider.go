@@ -195,7 +195,7 @@ func configure(m providerModel, version string, diags diagAdder) (*providerData,
 }
 
 func (p *cloudcostProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewCloudGroupResource}
+	return []func() resource.Resource{NewCloudGroupResource, NewBudgetAlertResource, NewScheduledReportResource}
 }
 
 func (p *cloudcostProvider) DataSources(context.Context) []func() datasource.DataSource {
