@@ -74,15 +74,18 @@ test("--org takes the organization's name as well as its id: the same plan", asy
   expect(JSON.parse(byName.stdout)).toEqual(JSON.parse(byId.stdout));
 });
 
-test.each(["org_someoneelse", "someone-else"])("refuses another organization (%s), naming it and the credentials' id and name, and prints no plan", async (other) => {
-  const org = await api.getOrganization();
-  const { code, stdout, stderr } = await importPlan(["--org", other]);
-  expect(code).toBe(1);
-  expect(stdout).toBe("");
-  expect(stderr).toBe(
-    `cloudcost-pulumi: the credentials belong to organization ${org.name} (id ${org.id}), not ${other}: pass --org ${org.id} (or --org ${org.name}), or set CLOUDCOST_API_TOKEN (or client credentials) of ${other}\n`,
-  );
-});
+test.each(["org_someoneelse", "someone-else"])(
+  "refuses another organization (%s), naming it and the credentials' id and name, and prints no plan",
+  async (other) => {
+    const org = await api.getOrganization();
+    const { code, stdout, stderr } = await importPlan(["--org", other]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      `cloudcost-pulumi: the credentials belong to organization ${org.name} (id ${org.id}), not ${other}: pass --org ${org.id} (or --org ${org.name}), or set CLOUDCOST_API_TOKEN (or client credentials) of ${other}\n`,
+    );
+  },
+);
 
 test("missing --org or credentials: a one-line error naming what to set, no stack trace", async () => {
   const noOrg = await importPlan([]);
