@@ -27,3 +27,29 @@ test("README's Troubleshooting says refresh and destroy use the configuration of
   expect(troubleshooting).toMatch(/`pulumi refresh` and `pulumi destroy` do not read the stack's current config/);
   expect(troubleshooting).not.toMatch(/settings come from the stack's\s+current config/);
 });
+
+test("README's benchmark table quotes bench/results.json, the run it names", () => {
+  const results = JSON.parse(read("bench/results.json")) as {
+    measuredAt: string;
+    areas: {
+      refresh: { httpRequests: number; seconds: number };
+      rateLimited: { wallVsIdeal: number };
+      provider: { inProcess: { ratioToFloor: Record<"create" | "read" | "delete", number> } };
+      sandbox: { list: { ratioToSameQuery: number }; create: { ratioToSameInsert: number } };
+      policies: { analyze: { msPerResource: number } };
+    };
+  };
+  const section = read("README.md").split("\n## Benchmarks and proof\n")[1]?.split("\n## ")[0] ?? "";
+  const { refresh, rateLimited, provider, sandbox, policies } = results.areas;
+  const inProcess = provider.inProcess.ratioToFloor;
+  for (const quoted of [
+    `(${results.measuredAt.slice(0, 10)},`,
+    `${refresh.httpRequests} HTTP requests`,
+    `, ${refresh.seconds} s (target`,
+    `wall time ${rateLimited.wallVsIdeal} of the ideal`,
+    `create ${inProcess.create}, read ${inProcess.read}, delete ${inProcess.delete}`,
+    `${sandbox.list.ratioToSameQuery} / ${sandbox.create.ratioToSameInsert} (target 0.5`,
+    `Analyze ${policies.analyze.msPerResource} ms per resource`,
+  ])
+    expect([quoted, section.includes(quoted)]).toEqual([quoted, true]);
+});
