@@ -28,9 +28,8 @@ test("README's Troubleshooting says refresh and destroy use the configuration of
   expect(troubleshooting).not.toMatch(/settings come from the stack's\s+current config/);
 });
 
-test("README's benchmark table quotes bench/results.json, the run it names", () => {
+test("README's benchmark table quotes bench/results.json's figures", () => {
   const results = JSON.parse(read("bench/results.json")) as {
-    measuredAt: string;
     areas: {
       refresh: { httpRequests: number; seconds: number };
       rateLimited: { wallVsIdeal: number };
@@ -43,7 +42,6 @@ test("README's benchmark table quotes bench/results.json, the run it names", () 
   const { refresh, rateLimited, provider, sandbox, policies } = results.areas;
   const inProcess = provider.inProcess.ratioToFloor;
   for (const quoted of [
-    `(${results.measuredAt.slice(0, 10)},`,
     `${refresh.httpRequests} HTTP requests`,
     `, ${refresh.seconds} s (target`,
     `wall time ${rateLimited.wallVsIdeal} of the ideal`,
