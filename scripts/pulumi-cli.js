@@ -206,7 +206,7 @@ function ensurePulumiCli() {
   return BIN;
 }
 
-module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN };
+module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN, PULUMI_EXECUTABLES: EXECUTABLES };
 
 if (require.main === module) {
   try {

@@ -3,7 +3,8 @@
 /**
  * Regenerates sdk/nodejs, sdk/python and sdk/go from native/schema.json with `pulumi package gen-sdk` (the CLI and
  * language hosts scripts/pulumi-cli.js builds), offline, in a throwaway PULUMI_HOME. test/engine/sdks-fresh.test.ts
- * fails when the committed SDKs are not what this writes.
+ * fails when the committed SDKs are not what this writes. One change after gen-sdk: sdk/nodejs/package.json gets
+ * its entry points (scripts/sdk-nodejs-manifest.js).
  *
  *   npm run sdks        (after `npm run build` and `npm run schema -w native` when the contract changed)
  */
@@ -12,6 +13,7 @@ const { mkdtempSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { delimiter, join } = require("node:path");
 const { ensurePulumiCli } = require("./pulumi-cli.js");
+const { addEntryPoints } = require("./sdk-nodejs-manifest.js");
 
 const REPO = join(__dirname, "..");
 const LANGUAGES = ["nodejs", "python", "go"];
@@ -41,6 +43,7 @@ try {
       process.exitCode = 1;
       break;
     }
+    if (language === "nodejs") addEntryPoints(join(REPO, "sdk", "nodejs", "package.json"));
   }
 } finally {
   rmSync(home, { recursive: true, force: true });

@@ -120,6 +120,6 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// Inside this repository the SDK is the generated one beside it; outside, delete this line and the module
-// proxy (or GOPROXY=file://… of a local copy) serves v0.1.0.
+// No module proxy serves the SDK yet: inside this repository it is the generated one beside it; a copy of this
+// program elsewhere points the replace at a clone's sdk/go (the repository README, "The SDKs").
 replace github.com/cloudcost/cloudcost-pulumi/sdk/go => ../../sdk/go

@@ -27,7 +27,7 @@ export interface StoryOutcome {
  * Pulumi's own environment for the demo: a local file backend inside the demo's data folder (no Pulumi
  * account), a passphrase for the stack's secrets, and no CLOUDCOST_* variables so only stack config counts.
  */
-function pulumiEnv(dataDir: string): NodeJS.ProcessEnv {
+export function pulumiEnv(dataDir: string): NodeJS.ProcessEnv {
   const state = join(dataDir, "pulumi-state");
   mkdirSync(state, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -49,12 +49,12 @@ function pulumiEnv(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-async function pulumi(cli: PulumiCli, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: string): Promise<PulumiRun> {
+export async function pulumi(cli: PulumiCli, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdin?: string): Promise<PulumiRun> {
   command(`pulumi ${args.join(" ")}`);
   return runPulumi(cli, args, { cwd, env, stdin, echo: (line) => quote(line) });
 }
 
-async function initStack(cli: PulumiCli, stack: string, cwd: string, env: NodeJS.ProcessEnv, creds: DemoCredentials): Promise<void> {
+export async function initStack(cli: PulumiCli, stack: string, cwd: string, env: NodeJS.ProcessEnv, creds: DemoCredentials): Promise<void> {
   // A config file left by an interrupted earlier run would belong to another (deleted) backend.
   rmSync(join(cwd, `Pulumi.${stack}.yaml`), { force: true });
   await must(pulumi(cli, ["stack", "init", stack, "--secrets-provider", "passphrase"], cwd, env));
@@ -64,7 +64,7 @@ async function initStack(cli: PulumiCli, stack: string, cwd: string, env: NodeJS
   }
 }
 
-async function must(run: Promise<PulumiRun>): Promise<PulumiRun> {
+export async function must(run: Promise<PulumiRun>): Promise<PulumiRun> {
   const result = await run;
   if (result.code !== 0) throw new Error(`pulumi exited with ${result.code}; see its output above`);
   return result;

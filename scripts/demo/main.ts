@@ -3,6 +3,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_USER } from "@cloudcost/sandbox";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { cliAlertDeployment } from "./alert-cli";
+import type { AlertDeployment } from "./alert-deployment";
+import { harnessAlertDeployment } from "./alert-harness";
 import { alertStory } from "./alert-story";
 import { cliStory, type StoryOutcome } from "./cli-story";
 import { harnessStory } from "./harness-story";
@@ -51,16 +54,18 @@ async function createCredentials(sandbox: RunningSandbox): Promise<DemoCredentia
   return { apiUrl: sandbox.baseUrl, clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-async function runStory(opts: Options, creds: DemoCredentials): Promise<StoryOutcome> {
+/** The story on the real CLI when it can be had, else on the harness; the alert step then runs on the same engine. */
+async function runStory(opts: Options, creds: DemoCredentials): Promise<{ outcome: StoryOutcome; alerts: AlertDeployment }> {
   if (opts.engine !== "harness") {
     const lookup = await findPulumiCli();
-    if (lookup.found) return cliStory(lookup.cli, creds, opts.dataDir);
+    if (lookup.found)
+      return { outcome: await cliStory(lookup.cli, creds, opts.dataDir), alerts: cliAlertDeployment(lookup.cli, creds, opts.dataDir) };
     if (opts.engine === "cli") throw new Error(`the Pulumi CLI is required (--engine cli) but ${lookup.reason}`);
     console.log(
       `\nPulumi CLI unavailable (${lookup.reason}): running the same story through the real dynamic-provider host and policy-pack processes instead.`,
     );
   }
-  return harnessStory(creds);
+  return { outcome: await harnessStory(creds), alerts: harnessAlertDeployment(creds) };
 }
 
 function summarize(outcome: StoryOutcome, alertFired: boolean): boolean {
@@ -102,8 +107,8 @@ async function main(): Promise<void> {
     step("Create credentials: an OAuth client with the read and write scopes");
     const creds = await createCredentials(sandbox);
     detail(`client_id ${creds.clientId}; its secret goes into the stack config as a secret and is not shown`);
-    const outcome = await runStory(opts, creds);
-    const ok = summarize(outcome, await alertStory(sandbox, creds));
+    const { outcome, alerts } = await runStory(opts, creds);
+    const ok = summarize(outcome, await alertStory(sandbox, alerts));
     if (opts.exit) {
       await sandbox.stop();
       process.exitCode = ok ? 0 : 1;

@@ -8,6 +8,32 @@ import * as utilities from "./utilities";
 
 /**
  * A budget per period for the whole organization or one Cloud Group, with thresholds on actual or forecast spend that notify e-mail recipients and an optional webhook. API: `/alerts`.
+ *
+ * ## Example Usage
+ * ### The reference page's example
+ *
+ * ```typescript
+ * import * as cloudcost from "@cloudcost/pulumi-native";
+ *
+ * const platform = new cloudcost.CloudGroup("platform", { name: "Platform", awsAccountIds: ["111122223333"] });
+ *
+ * // Mails FinOps when the month's forecast reaches 80% of 5,000 USD, and again when actual spend reaches 100%.
+ * const budget = new cloudcost.BudgetAlert("platform-monthly", {
+ *   name: "Platform monthly budget",
+ *   groupId: platform.id,
+ *   amount: 5000,
+ *   currency: "USD",
+ *   period: "monthly",
+ *   thresholds: [
+ *     { percent: 80, basis: "forecast" },
+ *     { percent: 100, basis: "actual" },
+ *   ],
+ *   recipients: ["finops@example.com"],
+ * });
+ *
+ * export const alertId = budget.id;
+ * export const spendThisMonth = budget.currentSpend;
+ * ```
  */
 export class BudgetAlert extends pulumi.CustomResource {
     /**

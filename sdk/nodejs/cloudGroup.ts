@@ -6,6 +6,23 @@ import * as utilities from "./utilities";
 
 /**
  * A named set of connected cloud accounts (AWS accounts and Azure subscriptions). Budget alerts and scheduled reports can be scoped to a group with `groupId`. API: `/groups` and `/groups/{groupId}/members`.
+ *
+ * ## Example Usage
+ * ### The reference page's example
+ *
+ * ```typescript
+ * import * as cloudcost from "@cloudcost/pulumi-native";
+ *
+ * // Production accounts of the web shop: connected accounts of the organization.
+ * const webShop = new cloudcost.CloudGroup("web-shop", {
+ *   name: "Web shop",
+ *   description: "Production accounts of the web shop",
+ *   awsAccountIds: ["111122223333"],
+ *   azureSubscriptionIds: ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+ * });
+ *
+ * export const groupId = webShop.id;
+ * ```
  */
 export class CloudGroup extends pulumi.CustomResource {
     /**

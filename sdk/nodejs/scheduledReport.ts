@@ -8,6 +8,27 @@ import * as utilities from "./utilities";
 
 /**
  * A cost read (summary, by service, by day, forecast or period comparison) of the whole organization or one Cloud Group, delivered by e-mail on a schedule. API: `/reports`.
+ *
+ * ## Example Usage
+ * ### The reference page's example
+ *
+ * ```typescript
+ * import * as cloudcost from "@cloudcost/pulumi-native";
+ *
+ * const platform = new cloudcost.CloudGroup("platform", { name: "Platform", awsAccountIds: ["111122223333"] });
+ *
+ * // Cost per service of the group every Monday at 08:00 Berlin time, as CSV.
+ * const weekly = new cloudcost.ScheduledReport("platform-weekly", {
+ *   name: "Platform weekly cost by service",
+ *   report: "services",
+ *   groupId: platform.id,
+ *   schedule: { frequency: "weekly", dayOfWeek: "monday", time: "08:00", timezone: "Europe/Berlin" },
+ *   format: "csv",
+ *   recipients: ["finops@example.com"],
+ * });
+ *
+ * export const nextRun = weekly.nextRunAt;
+ * ```
  */
 export class ScheduledReport extends pulumi.CustomResource {
     /**

@@ -1,8 +1,11 @@
 /**
  * Issue 20 item 3: every `ts` code block in every README and doc page compiles against the real packages,
  * as a CommonJS Pulumi program would (no top-level await). Needs `npm run build` (the blocks import the
- * packages' built declarations, like a user's program does).
+ * packages' built declarations, like a user's program does). Issue 34 item 6: the blocks on the native SDK
+ * (`@cloudcost/pulumi-native`, every resource page's "in every language") compile against sdk/nodejs's
+ * declarations, built here by its own tsconfig.
  */
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { allCodeBlocks, codeBlocksOf, typeCheck } from "./markdown-code-blocks";
@@ -14,10 +17,21 @@ const WORK = join(REPO, ".cache", `doc-blocks-${process.pid}`);
 const MAX_FRAGMENTS = 3;
 
 const blocks = allCodeBlocks(REPO);
+/** sdk/nodejs's declarations (its tsconfig, into WORK): what `npm run build` there gives a program's type check. */
+const SDK_TYPES = `${WORK}-sdk-nodejs`;
+
+beforeAll(() => {
+  execFileSync(
+    process.execPath,
+    [require.resolve("typescript/bin/tsc"), "-p", join(REPO, "sdk", "nodejs"), "--outDir", SDK_TYPES, "--emitDeclarationOnly"],
+    { stdio: "pipe" },
+  );
+}, 120_000);
 
 afterAll(() => {
   rmSync(WORK, { recursive: true, force: true });
   rmSync(`${WORK}-negative`, { recursive: true, force: true });
+  rmSync(SDK_TYPES, { recursive: true, force: true });
 });
 
 describe("TypeScript code blocks in the Markdown files", () => {
@@ -39,6 +53,7 @@ describe("TypeScript code blocks in the Markdown files", () => {
     const diagnostics = typeCheck(
       blocks.filter((b) => b.fragment === undefined),
       WORK,
+      { "@cloudcost/pulumi-native": [join(SDK_TYPES, "index.d.ts")] },
     );
     expect(diagnostics.map((d) => `${d.where}: ${d.message}`)).toEqual([]);
   }, 120_000);
@@ -49,13 +64,20 @@ describe("TypeScript code blocks in the Markdown files", () => {
     expect(fragments.length).toBeLessThanOrEqual(MAX_FRAGMENTS);
   });
 
+  it("include each resource page's example on the native SDK, compiled (not a fragment)", () => {
+    for (const page of ["cloud-group", "budget-alert", "scheduled-report"]) {
+      const native = blocks.filter((b) => b.file === `provider/docs/${page}.md` && b.code.includes('from "@cloudcost/pulumi-native"'));
+      expect(native.map((b) => b.fragment)).toEqual([undefined]);
+    }
+  });
+
   it("the provider README's first example is a complete program", () => {
     const first = blocks.find((b) => b.file === "provider/README.md");
     expect(first?.fragment).toBeUndefined();
     expect(first?.code).toMatch(/^import .* from "@cloudcost\/pulumi";$/m);
   });
 
-  it("reject what a user's program would reject: top-level await, an unknown input, a missing import", () => {
+  it("reject what a user's program would reject: top-level await, an unknown input, a missing import, a native SDK type error", () => {
     const bad = codeBlocksOf(
       "bad.md",
       [
@@ -70,12 +92,18 @@ describe("TypeScript code blocks in the Markdown files", () => {
         "```ts",
         'new BudgetAlert("a", { name: "A", amount: 1 });',
         "```",
+        "```typescript",
+        'import * as cloudcost from "@cloudcost/pulumi-native";',
+        'new cloudcost.BudgetAlert("a", { name: "A", amount: 1, period: "monthly", thresholds: [{ percent: 80 }] });',
+        "```",
       ].join("\n"),
     );
-    const found = typeCheck(bad, `${WORK}-negative`);
-    expect(found.map((d) => d.where)).toEqual(["bad.md:3", "bad.md:7", "bad.md:10"]);
+    const found = typeCheck(bad, `${WORK}-negative`, { "@cloudcost/pulumi-native": [join(SDK_TYPES, "index.d.ts")] });
+    expect(found.map((d) => d.where)).toEqual(["bad.md:3", "bad.md:7", "bad.md:10", "bad.md:14"]);
     expect(found[0]!.message).toMatch(/cannot use 'await' at the top level/);
     expect(found[1]!.message).toMatch(/'members' does not exist/);
     expect(found[2]!.message).toMatch(/Cannot find name 'BudgetAlert'/);
+    // The native SDK's types are really checked: a threshold without its required `basis`.
+    expect(found[3]!.message).toMatch(/'basis' is missing/);
   }, 120_000);
 });

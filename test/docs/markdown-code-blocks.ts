@@ -2,7 +2,8 @@
  * The TypeScript code blocks of the repository's Markdown files, and a type check of them against the real
  * (built) packages — what a user gets who pastes a block into a file of a Pulumi program.
  *
- * A block is a fenced block whose info string starts with `ts` or `typescript`. A block that is
+ * A block is a fenced block whose info string is `ts` or `typescript` (the resource pages write the native SDK's
+ * examples as `typescript`, the info string Pulumi's schema examples use). A block that is
  * deliberately not a whole program says so on the line right before its fence:
  * `<!-- fragment: why it cannot compile on its own -->`; it is listed, not compiled.
  */
@@ -71,9 +72,15 @@ export interface BlockDiagnostic {
 /**
  * Type-checks each block as its own CommonJS module (a Pulumi TypeScript program: no top-level await) in a
  * folder under `workDir`, which must lie inside the repository so `@cloudcost/*` and `@pulumi/*` resolve
- * to the workspace packages. One compiler run for all blocks. Returns every diagnostic, placed in its Markdown file.
+ * to the workspace packages (and PATHS maps other module names). One compiler run for all blocks. Returns every
+ * diagnostic, placed in its Markdown file.
  */
-export function typeCheck(blocks: readonly CodeBlock[], workDir: string): BlockDiagnostic[] {
+export function typeCheck(
+  blocks: readonly CodeBlock[],
+  workDir: string,
+  /** Module names resolved elsewhere (`paths`): the generated SDK `@cloudcost/pulumi-native`, which is no workspace package. */
+  paths: Record<string, string[]> = {},
+): BlockDiagnostic[] {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   const byPath = new Map<string, CodeBlock>();
@@ -95,6 +102,7 @@ export function typeCheck(blocks: readonly CodeBlock[], workDir: string): BlockD
     esModuleInterop: true,
     skipLibCheck: true,
     noEmit: true,
+    paths,
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const block = d.file ? byPath.get(d.file.fileName) : undefined;

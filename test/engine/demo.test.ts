@@ -15,9 +15,9 @@ describe("npm run demo with the real Pulumi CLI", () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "cloudcost-e2e-cli-"));
-    run = await runDemo("cli", dataDir, 540_000);
+    run = await runDemo("cli", dataDir, 840_000);
     state = await stateOf(dataDir);
-  }, 600_000);
+  }, 900_000);
 
   afterAll(() => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -37,6 +37,16 @@ describe("npm run demo with the real Pulumi CLI", () => {
     expect(run.stdout).toMatch(/mandatory/);
     expect(run.stdout).toMatch(/budget-alert-group-scope/);
     expect(run.stdout).toMatch(/ok\s+the policy pack rejected/);
+  });
+
+  it("runs the alert step on the real CLI too: `pulumi up` of examples/alert-fires, the webhook verified, `pulumi destroy`", () => {
+    expect(run.stdout).toMatch(/== \d+\. An alert fires: examples\/alert-fires\n/);
+    expect(run.stdout).not.toContain("(harness)");
+    expect(run.stdout).toContain("$ pulumi up --yes --skip-preview --stack demo-alert");
+    expect(run.stdout).toMatch(/receiver: received and verified evt_\w+ budget_alert\.threshold_crossed/);
+    expect(run.stdout).toContain("$ pulumi destroy --yes --stack demo-alert");
+    expect(run.stdout).toMatch(/ok\s+an alert fired: webhook received and verified, e-mail captured in the outbox/);
+    expect(run.stdout).not.toMatch(/whsec_/);
   });
 
   it("destroys what it created and ends by itself", () => {

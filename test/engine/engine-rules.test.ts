@@ -1,8 +1,8 @@
 /**
  * What README "How the provider behaves under refresh, ignoreChanges, get, replace" promises, judged by the
  * real Pulumi CLI: `get` of a missing id, `adoptId`, `--target-replace` on a group that an alert uses, and
- * another organization's credentials on refresh and destroy (`ignoreChanges` on every input:
- * ignore-changes.test.ts). One program (fixtures/declared) declares what the stack config lists.
+ * another organization's credentials on refresh and destroy, and which settings those use: the ones stored at the
+ * last `up`, not the stack's current config (`ignoreChanges` on every input: ignore-changes.test.ts). One program (fixtures/declared) declares what the stack config lists.
  */
 import type { PulumiStack } from "@cloudcost/testkit";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, changes, useEngineFixture, type Declared } from "./support";
@@ -99,6 +99,25 @@ describe("another organization's credentials", () => {
       await expect(f.api.getGroup(group!.id!)).resolves.toMatchObject({ name: "Owned by demo" });
     }
     expect((await stack.destroy([], { env: own })).code).toBe(0);
+    await expect(f.api.getGroup(group!.id!)).rejects.toMatchObject({ status: 404 });
+  }, 300_000);
+});
+
+describe("refresh and destroy use the configuration stored at the last `up`", () => {
+  it("with another organization's token set in the stack config but no `up` since, both run with the old token", async () => {
+    await f.sandbox.cli(["org", "create", "elsewhere-config"]);
+    const elsewhere = (await f.sandbox.cli(["token", "create", "--org", "elsewhere-config", "--scopes", "read,write"])).stdout.trim();
+    const stack = await stackOf([{ kind: "CloudGroup", name: "kept", inputs: { name: "Deployed with demo's token" } }]);
+    expect((await stack.up()).code).toBe(0);
+    const [group] = await stack.resourcesOfType(TYPES.group);
+    await stack.setConfig({ key: "cloudcost:apiToken", value: elsewhere, secret: true });
+
+    // With the new token either would fail naming both organizations (the test above); with the stored one they pass.
+    const refreshed = await stack.refresh();
+    expect([refreshed.code, refreshed.stderr]).toEqual([0, ""]);
+    expect((await stack.resourcesOfType(TYPES.group)).map((r) => r.id)).toEqual([group!.id]);
+    const destroyed = await stack.destroy();
+    expect([destroyed.code, destroyed.stderr]).toEqual([0, ""]);
     await expect(f.api.getGroup(group!.id!)).rejects.toMatchObject({ status: 404 });
   }, 300_000);
 });

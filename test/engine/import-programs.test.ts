@@ -21,15 +21,17 @@ let sdkPackage: string;
 let plan: string;
 let groupId: string;
 
-/** sdk/nodejs compiled as its release does (tsc into bin/, the manifest beside it), resolving @pulumi/pulumi from the repository. */
+/**
+ * sdk/nodejs as its `npm run build` leaves it (tsc into bin/, the manifest copied beside the output; package.json's
+ * `main` and `types` point there), resolving @pulumi/pulumi from the repository.
+ */
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "cloudcost-ts-sdk-"));
-  const sdk = join(work, "sdk");
-  cpSync(join(REPO, "sdk", "nodejs"), sdk, { recursive: true });
-  symlinkSync(join(REPO, "node_modules"), join(sdk, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", sdk], { stdio: "pipe" });
-  sdkPackage = join(sdk, "bin");
-  cpSync(join(sdk, "package.json"), join(sdkPackage, "package.json"));
+  sdkPackage = join(work, "sdk");
+  cpSync(join(REPO, "sdk", "nodejs"), sdkPackage, { recursive: true, filter: (src) => !/[/\\](bin|node_modules)$/.test(src) });
+  symlinkSync(join(REPO, "node_modules"), join(sdkPackage, "node_modules"), "dir");
+  execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", sdkPackage], { stdio: "pipe" });
+  cpSync(join(sdkPackage, "package.json"), join(sdkPackage, "bin", "package.json"));
 }, 300_000);
 
 /** The organization: a group, an alert and a report on it (beside what the sandbox seeds), and its import plan. */

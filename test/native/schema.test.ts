@@ -74,4 +74,24 @@ describe("native/schema.json", () => {
         expect([name, p.description ?? ""]).toEqual([name, expect.stringMatching(/\S/)]);
     }
   });
+
+  it.each([
+    ["CloudGroup", "cloud-group"],
+    ["BudgetAlert", "budget-alert"],
+    ["ScheduledReport", "scheduled-report"],
+  ])("carries %s's reference-page example in TypeScript, Python, Go and YAML, in Pulumi's example shortcodes", (kind, page) => {
+    const description = schema.resources[`cloudcost:index:${kind}`]!.description;
+    const markdown = readFileSync(join(REPO, "provider", "docs", `${page}.md`), "utf8");
+    const section = markdown.slice(markdown.indexOf("\n## The example in every language\n"));
+    const examples =
+      /\{\{% examples %\}\}\n## Example Usage\n\{\{% example %\}\}\n[\s\S]*\{\{% \/example %\}\}\n\{\{% \/examples %\}\}$/.exec(
+        description,
+      )?.[0];
+    expect(examples).toBeDefined();
+    const blocks = [...examples!.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map(([, language, code]) => ({ language, code }));
+    expect(blocks.map((b) => b.language)).toEqual(["typescript", "python", "go", "yaml"]);
+    // Each is the page's block of that language, word for word.
+    for (const { language, code } of blocks) expect(section).toContain(`\`\`\`${language}\n${code}\`\`\``);
+    expect(blocks[0]!.code).toContain(`new cloudcost.${kind}(`);
+  });
 });

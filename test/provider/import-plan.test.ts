@@ -66,19 +66,30 @@ test("lists every group, alert and report once, groups first, under readable uni
   expect([nameOf(a.id), nameOf(b.id), nameOf(c.id)]).toEqual(["ops-billing", "ops-billing-2", "cg-2027-budgets"]);
 });
 
-test("refuses credentials of another organization, naming both, and prints no plan", async () => {
+test("--org takes the organization's name as well as its id: the same plan", async () => {
   const org = await api.getOrganization();
-  const { code, stdout, stderr } = await importPlan(["--org", "org_someoneelse"]);
-  expect(code).toBe(1);
-  expect(stdout).toBe("");
-  expect(stderr).toBe(
-    `cloudcost-pulumi: the credentials belong to organization ${org.id} (${org.name}), not org_someoneelse: set CLOUDCOST_API_TOKEN (or client credentials) of org_someoneelse\n`,
-  );
+  const byId = await importPlan(["--org", org.id]);
+  const byName = await importPlan(["--org", org.name]);
+  expect([byName.code, byName.stderr]).toEqual([0, ""]);
+  expect(JSON.parse(byName.stdout)).toEqual(JSON.parse(byId.stdout));
 });
+
+test.each(["org_someoneelse", "someone-else"])(
+  "refuses another organization (%s), naming it and the credentials' id and name, and prints no plan",
+  async (other) => {
+    const org = await api.getOrganization();
+    const { code, stdout, stderr } = await importPlan(["--org", other]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      `cloudcost-pulumi: the credentials belong to organization ${org.name} (id ${org.id}), not ${other}: pass --org ${org.id} (or --org ${org.name}), or set CLOUDCOST_API_TOKEN (or client credentials) of ${other}\n`,
+    );
+  },
+);
 
 test("missing --org or credentials: a one-line error naming what to set, no stack trace", async () => {
   const noOrg = await importPlan([]);
-  expect([noOrg.code, noOrg.stderr]).toEqual([1, expect.stringMatching(/^cloudcost-pulumi: --org <organization id> is required/)]);
+  expect([noOrg.code, noOrg.stderr]).toEqual([1, expect.stringMatching(/^cloudcost-pulumi: --org <organization id or name> is required/)]);
   const noToken = await importPlan(["--org", "org_x"], { CLOUDCOST_API_TOKEN: "" });
   expect(noToken.code).toBe(1);
   expect(noToken.stderr).toMatch(/^cloudcost-pulumi: no credentials: set cloudcost:apiToken \(or CLOUDCOST_API_TOKEN\)/);

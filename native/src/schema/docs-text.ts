@@ -13,6 +13,19 @@ export interface DocsText {
   outputs: Map<string, DocsRow>;
   /** Rows of a nested input's own table (ScheduledReport's `schedule`), by field name. */
   nested: Map<string, DocsRow>;
+  /** The native provider's example in each language ("The example in every language"), in the page's order. */
+  examples: DocsExample[];
+}
+
+/** The languages of the page's native examples, by their fences' info strings (Pulumi's schema example languages). */
+export const EXAMPLE_LANGUAGES = ["typescript", "python", "go", "yaml"] as const;
+export type ExampleLanguage = (typeof EXAMPLE_LANGUAGES)[number];
+
+/** One fenced block of the native example. */
+export interface DocsExample {
+  language: ExampleLanguage;
+  /** The block's text, ending in a newline. */
+  code: string;
 }
 
 /** One row of an Inputs/Outputs table. */
@@ -79,6 +92,26 @@ function tablesOf(markdown: string, heading: string): string[][][] {
   return tables;
 }
 
+/** The section under `## HEADING` (up to the next `## `), or "" when the page has none. */
+function sectionOf(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) return "";
+  const end = markdown.indexOf("\n## ", start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * The fenced blocks of "The example in every language" whose info string is a native example language: the dynamic
+ * class's block (`ts`) is the page's own and is left out, as the native SDKs cannot run it.
+ */
+function examplesOf(markdown: string): DocsExample[] {
+  const section = sectionOf(markdown, "The example in every language");
+  const languages: readonly string[] = EXAMPLE_LANGUAGES;
+  return [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].flatMap(([, info = "", code = ""]) =>
+    languages.includes(info) ? [{ language: info as ExampleLanguage, code }] : [],
+  );
+}
+
 const fieldName = (cell: string): string => cell.replace(/`/g, "");
 
 function row(type: string, text: string, required = false, defaultText = ""): DocsRow {
@@ -112,5 +145,5 @@ export function docsText(kind: ResourceKind): DocsText {
     nestedTable.map(([name = "", type = "", rules = ""]) => [fieldName(name), row(type, rules, rules.startsWith("required;"))]),
   );
   const outputs = new Map(outputTable.map(([name = "", type = "", meaning = ""]) => [fieldName(name), row(type, meaning)]));
-  return { summary: plain(summary), inputs, outputs, nested };
+  return { summary: plain(summary), inputs, outputs, nested, examples: examplesOf(markdown) };
 }

@@ -3,7 +3,7 @@ import type { ResourceKind } from "@cloudcost/pulumi";
 import { SETTINGS_ENV, specs } from "@cloudcost/pulumi/runtime";
 import { FUNCTIONS, functionToken, operationSummary } from "../functions";
 import { KINDS, PACKAGE, resourceToken } from "../tokens";
-import { docsText, type DocsRow } from "./docs-text";
+import { docsText, type DocsExample, type DocsRow } from "./docs-text";
 import { jsonSchemaOf, TypeRegistry, type ObjectTypeSpec, type PropertySpec } from "./pulumi-types";
 
 /*
@@ -58,6 +58,17 @@ interface ResourceSchema {
   required: string[];
 }
 
+/**
+ * A resource's description with its reference page's native example in Pulumi's example shortcodes: each
+ * language's SDK generator keeps only its own language's block (pkg/codegen `FilterExamples`), so the generated
+ * TypeScript, Python and Go documentation each show the example in their language, and YAML docs theirs.
+ */
+function withExamples(summary: string, examples: readonly DocsExample[]): string {
+  if (examples.length === 0) return summary;
+  const blocks = examples.map(({ language, code }) => `\`\`\`${language}\n${code}\`\`\``).join("\n");
+  return `${summary}\n\n{{% examples %}}\n## Example Usage\n{{% example %}}\n### The reference page's example\n\n${blocks}\n{{% /example %}}\n{{% /examples %}}`;
+}
+
 function resourceSchema(kind: ResourceKind, types: TypeRegistry): ResourceSchema {
   const spec = specs[kind];
   const docs = docsText(kind);
@@ -86,7 +97,7 @@ function resourceSchema(kind: ResourceKind, types: TypeRegistry): ResourceSchema
     if (!row.nullable && !row.secret) required.push(key);
   }
   return {
-    description: docs.summary.charAt(0).toUpperCase() + docs.summary.slice(1),
+    description: withExamples(docs.summary.charAt(0).toUpperCase() + docs.summary.slice(1), docs.examples),
     inputProperties,
     requiredInputs,
     properties,

@@ -6,7 +6,7 @@ import { clientFor } from "../runtime/clients";
 import type { ConfigLookup } from "../runtime/settings";
 
 /*
- * `cloudcost-pulumi import-plan --org <id>`: what exists in an organization, as Pulumi's bulk import file
+ * `cloudcost-pulumi import-plan --org <id or name>`: what exists in an organization, as Pulumi's bulk import file
  * (`pulumi import --file import.json`, pulumi/pulumi pkg/cmd/pulumi/operations/import.go `importFile`): one
  * entry per Cloud Group, budget alert and scheduled report, each with a readable name and its id, under the
  * native plugin's type tokens. `pulumi import` then reads each object (Read with the id alone), writes the
@@ -46,12 +46,15 @@ function nameFor(display: string, kind: ResourceKind, taken: Set<string>): strin
   return name;
 }
 
-/** The import file for everything the client's organization has; fails when that is not ORG. */
+/**
+ * The import file for everything the client's organization has; fails when ORG is neither its id nor its name
+ * (a user knows the name, "demo", before the id: both are accepted, and the refusal prints both).
+ */
 export async function importPlan(client: CloudCostClient, org: string): Promise<ImportFile> {
   const own: Organization = await client.getOrganization();
-  if (own.id !== org)
+  if (own.id !== org && own.name !== org)
     throw new Error(
-      `the credentials belong to organization ${own.id} (${own.name}), not ${org}: set CLOUDCOST_API_TOKEN (or client credentials) of ${org}`,
+      `the credentials belong to organization ${own.name} (id ${own.id}), not ${org}: pass --org ${own.id} (or --org ${own.name}), or set CLOUDCOST_API_TOKEN (or client credentials) of ${org}`,
     );
   const taken = new Set<string>();
   const resources: ImportSpec[] = [];
@@ -70,7 +73,7 @@ export async function importPlan(client: CloudCostClient, org: string): Promise<
 
 /** The command: settings from the CLOUDCOST_* environment (and --api-url), the plan as JSON on stdout. */
 export async function importPlanCommand(args: { org?: string; apiUrl?: string }, write: (text: string) => void): Promise<void> {
-  if (!args.org) throw new Error("--org <organization id> is required (the id GET /organization answers, org_…)");
+  if (!args.org) throw new Error("--org <organization id or name> is required (both are what GET /organization answers: id org_…, name)");
   const config: ConfigLookup = (key) => (key === "apiUrl" ? args.apiUrl : undefined);
   try {
     write(`${JSON.stringify(await importPlan(clientFor(config), args.org), null, 2)}\n`);

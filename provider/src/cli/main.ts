@@ -17,7 +17,7 @@ Commands:
     --json         print the findings as JSON
   import-plan   Everything an organization has (groups, alerts, reports) as Pulumi's bulk import file,
             for \`pulumi import --file\` and the native provider.
-    --org ID       the organization (must be the one the credentials belong to)
+    --org ORG      the organization's id (org_…) or name (must be the one the credentials belong to)
     --api-url URL  the API base URL (default: CLOUDCOST_API_URL)
 
 Credentials: the stack's cloudcost:* config (as \`pulumi up\` reads it), then CLOUDCOST_* variables

@@ -13,6 +13,51 @@ import (
 )
 
 // A budget per period for the whole organization or one Cloud Group, with thresholds on actual or forecast spend that notify e-mail recipients and an optional webhook. API: `/alerts`.
+//
+// ## Example Usage
+// ### The reference page's example
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			platform, err := cloudcost.NewCloudGroup(ctx, "platform", &cloudcost.CloudGroupArgs{
+//				Name:          pulumi.String("Platform"),
+//				AwsAccountIds: pulumi.StringArray{pulumi.String("111122223333")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Mails FinOps when the month's forecast reaches 80% of 5,000 USD, and again when actual spend reaches 100%.
+//			budget, err := cloudcost.NewBudgetAlert(ctx, "platform-monthly", &cloudcost.BudgetAlertArgs{
+//				Name:     pulumi.String("Platform monthly budget"),
+//				GroupId:  platform.ID().ToStringOutput(),
+//				Amount:   pulumi.Float64(5000),
+//				Currency: pulumi.String("USD"),
+//				Period:   pulumi.String("monthly"),
+//				Thresholds: cloudcost.BudgetAlertThresholdArray{
+//					cloudcost.BudgetAlertThresholdArgs{Percent: pulumi.Float64(80), Basis: pulumi.String("forecast")},
+//					cloudcost.BudgetAlertThresholdArgs{Percent: pulumi.Float64(100), Basis: pulumi.String("actual")},
+//				},
+//				Recipients: pulumi.StringArray{pulumi.String("finops@example.com")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("alertId", budget.ID())
+//			ctx.Export("spendThisMonth", budget.CurrentSpend)
+//			return nil
+//		})
+//	}
+//
+// ```
 type BudgetAlert struct {
 	pulumi.CustomResourceState
 

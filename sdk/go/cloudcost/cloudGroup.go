@@ -13,6 +13,37 @@ import (
 )
 
 // A named set of connected cloud accounts (AWS accounts and Azure subscriptions). Budget alerts and scheduled reports can be scoped to a group with `groupId`. API: `/groups` and `/groups/{groupId}/members`.
+//
+// ## Example Usage
+// ### The reference page's example
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// Production accounts of the web shop: connected accounts of the organization.
+//			webShop, err := cloudcost.NewCloudGroup(ctx, "web-shop", &cloudcost.CloudGroupArgs{
+//				Name:                 pulumi.String("Web shop"),
+//				Description:          pulumi.String("Production accounts of the web shop"),
+//				AwsAccountIds:        pulumi.StringArray{pulumi.String("111122223333")},
+//				AzureSubscriptionIds: pulumi.StringArray{pulumi.String("0b1f6471-1bf0-4dda-aec3-cb9272f09590")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("groupId", webShop.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 type CloudGroup struct {
 	pulumi.CustomResourceState
 

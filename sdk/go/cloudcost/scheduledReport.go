@@ -13,6 +13,51 @@ import (
 )
 
 // A cost read (summary, by service, by day, forecast or period comparison) of the whole organization or one Cloud Group, delivered by e-mail on a schedule. API: `/reports`.
+//
+// ## Example Usage
+// ### The reference page's example
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			platform, err := cloudcost.NewCloudGroup(ctx, "platform", &cloudcost.CloudGroupArgs{
+//				Name:          pulumi.String("Platform"),
+//				AwsAccountIds: pulumi.StringArray{pulumi.String("111122223333")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Cost per service of the group every Monday at 08:00 Berlin time, as CSV.
+//			weekly, err := cloudcost.NewScheduledReport(ctx, "platform-weekly", &cloudcost.ScheduledReportArgs{
+//				Name:    pulumi.String("Platform weekly cost by service"),
+//				Report:  pulumi.String("services"),
+//				GroupId: platform.ID().ToStringOutput(),
+//				Schedule: cloudcost.ScheduledReportScheduleArgs{
+//					Frequency: pulumi.String("weekly"),
+//					DayOfWeek: pulumi.String("monday"),
+//					Time:      pulumi.String("08:00"),
+//					Timezone:  pulumi.String("Europe/Berlin"),
+//				},
+//				Format:     pulumi.String("csv"),
+//				Recipients: pulumi.StringArray{pulumi.String("finops@example.com")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("nextRun", weekly.NextRunAt)
+//			return nil
+//		})
+//	}
+//
+// ```
 type ScheduledReport struct {
 	pulumi.CustomResourceState
 

@@ -273,6 +273,33 @@ class BudgetAlert(pulumi.CustomResource):
         """
         A budget per period for the whole organization or one Cloud Group, with thresholds on actual or forecast spend that notify e-mail recipients and an optional webhook. API: `/alerts`.
 
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        platform = cloudcost.CloudGroup("platform", name="Platform", aws_account_ids=["111122223333"])
+
+        # Mails FinOps when the month's forecast reaches 80% of 5,000 USD, and again when actual spend reaches 100%.
+        budget = cloudcost.BudgetAlert(
+            "platform-monthly",
+            name="Platform monthly budget",
+            group_id=platform.id,
+            amount=5000,
+            currency="USD",
+            period="monthly",
+            thresholds=[
+                cloudcost.BudgetAlertThresholdArgs(percent=80, basis="forecast"),
+                cloudcost.BudgetAlertThresholdArgs(percent=100, basis="actual"),
+            ],
+            recipients=["finops@example.com"],
+        )
+
+        pulumi.export("alertId", budget.id)
+        pulumi.export("spendThisMonth", budget.current_spend)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.float] amount: > 0 and ≤ 10¹², at most two decimal places (a value within float noise of a cent value is that value: `0.1 + 0.2` is `0.3`)
@@ -298,6 +325,33 @@ class BudgetAlert(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A budget per period for the whole organization or one Cloud Group, with thresholds on actual or forecast spend that notify e-mail recipients and an optional webhook. API: `/alerts`.
+
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        platform = cloudcost.CloudGroup("platform", name="Platform", aws_account_ids=["111122223333"])
+
+        # Mails FinOps when the month's forecast reaches 80% of 5,000 USD, and again when actual spend reaches 100%.
+        budget = cloudcost.BudgetAlert(
+            "platform-monthly",
+            name="Platform monthly budget",
+            group_id=platform.id,
+            amount=5000,
+            currency="USD",
+            period="monthly",
+            thresholds=[
+                cloudcost.BudgetAlertThresholdArgs(percent=80, basis="forecast"),
+                cloudcost.BudgetAlertThresholdArgs(percent=100, basis="actual"),
+            ],
+            recipients=["finops@example.com"],
+        )
+
+        pulumi.export("alertId", budget.id)
+        pulumi.export("spendThisMonth", budget.current_spend)
+        ```
 
         :param str resource_name: The name of the resource.
         :param BudgetAlertArgs args: The arguments to use to populate this resource's properties.

@@ -102,6 +102,24 @@ class CloudGroup(pulumi.CustomResource):
         """
         A named set of connected cloud accounts (AWS accounts and Azure subscriptions). Budget alerts and scheduled reports can be scoped to a group with `groupId`. API: `/groups` and `/groups/{groupId}/members`.
 
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        # Production accounts of the web shop: connected accounts of the organization.
+        web_shop = cloudcost.CloudGroup(
+            "web-shop",
+            name="Web shop",
+            description="Production accounts of the web shop",
+            aws_account_ids=["111122223333"],
+            azure_subscription_ids=["0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+        )
+
+        pulumi.export("groupId", web_shop.id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] aws_account_ids: 12 digits each; each a connected AWS account of the organization; default: []
@@ -117,6 +135,24 @@ class CloudGroup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A named set of connected cloud accounts (AWS accounts and Azure subscriptions). Budget alerts and scheduled reports can be scoped to a group with `groupId`. API: `/groups` and `/groups/{groupId}/members`.
+
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        # Production accounts of the web shop: connected accounts of the organization.
+        web_shop = cloudcost.CloudGroup(
+            "web-shop",
+            name="Web shop",
+            description="Production accounts of the web shop",
+            aws_account_ids=["111122223333"],
+            azure_subscription_ids=["0b1f6471-1bf0-4dda-aec3-cb9272f09590"],
+        )
+
+        pulumi.export("groupId", web_shop.id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param CloudGroupArgs args: The arguments to use to populate this resource's properties.

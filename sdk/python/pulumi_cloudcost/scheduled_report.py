@@ -187,6 +187,30 @@ class ScheduledReport(pulumi.CustomResource):
         """
         A cost read (summary, by service, by day, forecast or period comparison) of the whole organization or one Cloud Group, delivered by e-mail on a schedule. API: `/reports`.
 
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        platform = cloudcost.CloudGroup("platform", name="Platform", aws_account_ids=["111122223333"])
+
+        # Cost per service of the group every Monday at 08:00 Berlin time, as CSV.
+        weekly = cloudcost.ScheduledReport(
+            "platform-weekly",
+            name="Platform weekly cost by service",
+            report="services",
+            group_id=platform.id,
+            schedule=cloudcost.ScheduledReportScheduleArgs(
+                frequency="weekly", day_of_week="monday", time="08:00", timezone="Europe/Berlin"
+            ),
+            format="csv",
+            recipients=["finops@example.com"],
+        )
+
+        pulumi.export("nextRun", weekly.next_run_at)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] enabled: a disabled report is not delivered and has no `nextRunAt`; default: true
@@ -207,6 +231,30 @@ class ScheduledReport(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A cost read (summary, by service, by day, forecast or period comparison) of the whole organization or one Cloud Group, delivered by e-mail on a schedule. API: `/reports`.
+
+        ## Example Usage
+        ### The reference page's example
+        ```python
+        import pulumi
+        import pulumi_cloudcost as cloudcost
+
+        platform = cloudcost.CloudGroup("platform", name="Platform", aws_account_ids=["111122223333"])
+
+        # Cost per service of the group every Monday at 08:00 Berlin time, as CSV.
+        weekly = cloudcost.ScheduledReport(
+            "platform-weekly",
+            name="Platform weekly cost by service",
+            report="services",
+            group_id=platform.id,
+            schedule=cloudcost.ScheduledReportScheduleArgs(
+                frequency="weekly", day_of_week="monday", time="08:00", timezone="Europe/Berlin"
+            ),
+            format="csv",
+            recipients=["finops@example.com"],
+        )
+
+        pulumi.export("nextRun", weekly.next_run_at)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ScheduledReportArgs args: The arguments to use to populate this resource's properties.

@@ -1,0 +1,53 @@
+/**
+ * Issue 34 item 9: sentences of the READMEs that state what the code does, held to the code. (Numbers measured by
+ * a test sit beside that test: provider/README's `__provider` size in test/provider/serialized-provider.test.ts;
+ * refresh and destroy with the configuration of the last `up` in test/engine/engine-rules.test.ts.)
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const REPO = resolve(__dirname, "..", "..");
+const read = (file: string): string => readFileSync(join(REPO, file), "utf8");
+// Plain JavaScript, required by path as the demo requires it; loading it builds nothing.
+const { PULUMI_EXECUTABLES } = require(join(REPO, "scripts", "pulumi-cli.js")) as { PULUMI_EXECUTABLES: string[] };
+
+test("README's 'That folder holds' names every executable scripts/pulumi-cli.js puts into the CLI's bin folder", () => {
+  const paragraph = /^That folder holds [\s\S]*?\n\n/m.exec(read("README.md"))?.[0] ?? "";
+  expect(PULUMI_EXECUTABLES.length).toBeGreaterThan(5);
+  for (const name of PULUMI_EXECUTABLES) expect([name, paragraph.includes(`\`${name}\``)]).toEqual([name, true]);
+});
+
+test("scripts/pulumi-cli/README.md's table lists exactly those executables", () => {
+  const rows = [...read("scripts/pulumi-cli/README.md").matchAll(/^\| `(pulumi[\w-]*)`\s+\|/gm)].map((m) => m[1]);
+  expect(rows.sort()).toEqual([...PULUMI_EXECUTABLES].sort());
+});
+
+test("README's Troubleshooting says refresh and destroy use the configuration of the last `up`, not the current config", () => {
+  const troubleshooting = read("README.md").split("\n## Troubleshooting\n")[1]?.split("\n## ")[0] ?? "";
+  expect(troubleshooting).toMatch(/`pulumi refresh` and `pulumi destroy` do not read the stack's current config/);
+  expect(troubleshooting).not.toMatch(/settings come from the stack's\s+current config/);
+});
+
+test("README's benchmark table quotes bench/results.json's figures", () => {
+  const results = JSON.parse(read("bench/results.json")) as {
+    areas: {
+      refresh: { httpRequests: number; seconds: number };
+      rateLimited: { wallVsIdeal: number };
+      provider: { inProcess: { ratioToFloor: Record<"create" | "read" | "delete", number> } };
+      sandbox: { list: { ratioToSameQuery: number }; create: { ratioToSameInsert: number } };
+      policies: { analyze: { msPerResource: number } };
+    };
+  };
+  const section = read("README.md").split("\n## Benchmarks and proof\n")[1]?.split("\n## ")[0] ?? "";
+  const { refresh, rateLimited, provider, sandbox, policies } = results.areas;
+  const inProcess = provider.inProcess.ratioToFloor;
+  for (const quoted of [
+    `${refresh.httpRequests} HTTP requests`,
+    `, ${refresh.seconds} s (target`,
+    `wall time ${rateLimited.wallVsIdeal} of the ideal`,
+    `create ${inProcess.create}, read ${inProcess.read}, delete ${inProcess.delete}`,
+    `${sandbox.list.ratioToSameQuery} / ${sandbox.create.ratioToSameInsert} (target 0.5`,
+    `Analyze ${policies.analyze.msPerResource} ms per resource`,
+  ])
+    expect([quoted, section.includes(quoted)]).toEqual([quoted, true]);
+});
