@@ -3,7 +3,10 @@
  * OpenTofu plan in JSON (`tofu show -json plan.out`). The command is run as a user runs it (the package's
  * bin, on the built bundles) on plans in the shape `tofu show -json` prints (format_version 1.2):
  * fixtures/policy-violations.plan.json is the HCL version of examples/policy-violations (the same 16
- * resources, attributes in snake_case, new groups' ids unknown, alerts tied to groups by references).
+ * resources, attributes in snake_case, new groups' ids unknown, alerts tied to groups by references), written
+ * by hand; fixtures/policy-violations.tofu-plan.json is what the real OpenTofu 1.12.6 printed
+ * (`tofu plan -out plan.out && tofu show -json plan.out`) for the HCL example with terraform-provider-cloudcost
+ * as of 2026-11-26 (the provider's own lane runs the command on a fresh plan).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +20,7 @@ const run = promisify(execFile);
 const REPO = join(POLICY_PACK_DIR, "..");
 const BIN = join(POLICY_PACK_DIR, "bin", "cloudcost-policies.js");
 const FIXTURE = join(__dirname, "fixtures", "policy-violations.plan.json");
+const TOFU_PLAN = join(__dirname, "fixtures", "policy-violations.tofu-plan.json");
 const EXAMPLE_CONFIG = join(REPO, "examples", "policy-violations", "policy-config.json");
 
 interface Change {
@@ -107,6 +111,31 @@ test("the HCL version of policy-violations: every violation the Pulumi example g
   expect(messages).toContain("filters.account_ids");
   expect(messages).toContain("raise maxMonthlyAmount.USD");
   expect(messages).not.toMatch(/\b(groupId|awsAccountIds|azureSubscriptionIds|accountIds)\b/);
+});
+
+test("the plan the real `tofu show -json` printed for the HCL example: the same 13 findings", async () => {
+  const { code, stdout, stderr } = await cli("check-plan", TOFU_PLAN, "--config", EXAMPLE_CONFIG, "--json");
+  expect([code, stderr]).toEqual([1, ""]);
+  const verdict = JSON.parse(stdout) as PlanVerdict;
+  expect(verdict.resources).toBe(16);
+  // The provider answers thresholds sorted (actual before forecast), so the absolute one is thresholds[0] there.
+  expect(summary(verdict).map((line) => line.replace(/thresholds\[\d+\]/, "thresholds[i]"))).toEqual(
+    [
+      "mandatory cloudcost_cloud_group.empty azure_subscription_ids cloud-group-members",
+      "mandatory cloudcost_cloud_group.unwatched id cloud-group-budget-coverage",
+      "advisory cloudcost_cloud_group.overlap aws_account_ids cloud-group-exclusive-membership",
+      "mandatory cloudcost_budget_alert.org_wide_budget group_id budget-alert-group-scope",
+      "mandatory cloudcost_budget_alert.euro_budget currency budget-alert-currency",
+      "mandatory cloudcost_budget_alert.huge_budget amount budget-alert-max-amount",
+      "mandatory cloudcost_budget_alert.huge_budget amount budget-total-cap",
+      "mandatory cloudcost_budget_alert.silent_budget recipients budget-alert-recipients",
+      "mandatory cloudcost_budget_alert.late_budget thresholds budget-alert-thresholds",
+      "mandatory cloudcost_budget_alert.overshoot_budget thresholds[i] budget-alert-threshold-amounts",
+      "mandatory cloudcost_budget_alert.mistagged_budget filters.tags[0].key filter-tag-keys",
+      "mandatory cloudcost_scheduled_report.pdf_report format scheduled-report-delivery",
+      "mandatory cloudcost_scheduled_report.leaky_report recipients[0] scheduled-report-recipients",
+    ].sort(),
+  );
 });
 
 test("the text report: one line per violation with level, address, attribute, message and policy, then the count", async () => {
