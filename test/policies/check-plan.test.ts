@@ -227,6 +227,25 @@ test("resources in modules and with count keep their full address; references in
   ]);
 });
 
+test("a finding about a member names the list that holds it, however the plan spells the ID", async () => {
+  const plan = only(
+    fixture(),
+    "cloudcost_cloud_group.checkout",
+    "cloudcost_budget_alert.checkout_budget",
+    "cloudcost_cloud_group.overlap",
+    "cloudcost_budget_alert.overlap_budget",
+  );
+  // The overlap is now only the Azure subscription, in upper case in the group reported (the contract lower-cases it).
+  change(plan, "cloudcost_cloud_group.checkout").change.after!.azure_subscription_ids = ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"];
+  change(plan, "cloudcost_cloud_group.overlap").change.after!.azure_subscription_ids = ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"];
+  change(plan, "cloudcost_cloud_group.overlap").change.after!.aws_account_ids = ["444455556666"];
+  const { code, stdout } = await cli("check-plan", write("azure-overlap.json", plan), "--json");
+  expect(code).toBe(0);
+  expect(summary(JSON.parse(stdout) as PlanVerdict)).toEqual([
+    "advisory cloudcost_cloud_group.overlap azure_subscription_ids cloud-group-exclusive-membership",
+  ]);
+});
+
 test("the policy configuration file of `pulumi preview --policy-pack-config` sets levels and properties", async () => {
   const advisory = await cli("check-plan", FIXTURE, "--config", write("all-advisory.json", { all: "advisory" }), "--json");
   expect(advisory.code).toBe(0);

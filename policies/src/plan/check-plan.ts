@@ -167,9 +167,11 @@ function attributeOf(policy: string, message: string, about: PlannedResource): s
   const attributes = Object.keys(about.after);
   const named = attributeInMessage(message, attributes);
   if (named) return named;
-  // A message that names a member (an account ID) but not its list: the list that holds it.
+  // A message that names a member (an account ID) but not its list: the list that holds it. Case-insensitively:
+  // the contract lower-cases Azure subscription IDs, the plan has them as written.
+  const text = message.toLowerCase();
   return attributes.find((a) => {
     const value = about.after[a];
-    return Array.isArray(value) && value.some((v) => typeof v === "string" && v.length > 3 && message.includes(v));
+    return Array.isArray(value) && value.some((v) => typeof v === "string" && v.length > 3 && text.includes(v.toLowerCase()));
   });
 }
