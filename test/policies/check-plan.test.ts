@@ -105,11 +105,12 @@ test("the HCL version of policy-violations: every violation the Pulumi example g
       "mandatory cloudcost_scheduled_report.leaky_report recipients[0] scheduled-report-recipients",
     ].sort(),
   );
-  // Messages use Terraform's attribute names; the policies' configuration keeps its own (maxMonthlyAmount).
+  // Messages use Terraform's attribute names and resource types; the policies' configuration keeps its own names.
   const messages = verdict.violations.map((v) => v.message).join("\n");
   expect(messages).toContain("set group_id to a Cloud Group's id");
   expect(messages).toContain("filters.account_ids");
   expect(messages).toContain("raise maxMonthlyAmount.USD");
+  expect(messages).toContain("declare a cloudcost_budget_alert with group_id: cloudcost_cloud_group.unwatched.id");
   expect(messages).not.toMatch(/\b(groupId|awsAccountIds|azureSubscriptionIds|accountIds)\b/);
 });
 

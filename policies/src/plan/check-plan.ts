@@ -8,7 +8,7 @@ import type {
   StackValidationPolicy,
 } from "@pulumi/policy";
 import { PlanJson } from "./plan-json";
-import { plannedResources, type PlannedResource } from "./plan-resources";
+import { TERRAFORM_TYPES, plannedResources, type PlannedResource } from "./plan-resources";
 import { attributeInMessage, attributeNames, inTerraformNames } from "./terraform-names";
 import { PolicyConfigFile, policyConfigs } from "./policy-config";
 
@@ -90,6 +90,8 @@ async function checkPlan(
   // Field names of every planned resource: stack messages name other resources' attributes too.
   const names = new Map<string, string>();
   for (const p of planned) attributeNames(p.after, names);
+  // "declare a BudgetAlert with …": the kinds by their Terraform resource types.
+  for (const [type, kind] of Object.entries(TERRAFORM_TYPES)) names.set(kind, type);
   const violations: PlanViolation[] = [];
 
   for (const policy of policies) {

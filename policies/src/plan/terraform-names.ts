@@ -19,11 +19,12 @@ export function attributeNames(value: unknown, into = new Map<string, string>())
 
 /**
  * A policy's message with every field name of the resource in Terraform's spelling (`plannedAmounts[0].amount`
- * → `planned_amounts[0].amount`). Only the resource's own attribute names are rewritten: a policy's
+ * → `planned_amounts[0].amount`), and a kind by its resource type (`BudgetAlert` → `cloudcost_budget_alert`), as NAMES
+ * maps them. Only the resources' own attribute names are rewritten: a policy's
  * configuration properties (`maxMonthlyAmount.USD`) keep the names its configuration file uses.
  */
 export function inTerraformNames(message: string, names: ReadonlyMap<string, string>): string {
-  return message.replace(/\b[a-z][a-zA-Z0-9]*\b/g, (word) => names.get(word) ?? word);
+  return message.replace(/\b[a-zA-Z][a-zA-Z0-9]*\b/g, (word) => names.get(word) ?? word);
 }
 
 /**
