@@ -1,3 +1,4 @@
+import { doorsBench } from "./doors";
 import { engineBench } from "./engine";
 import { policiesBench } from "./policies";
 import { providerBench } from "./provider";
@@ -10,6 +11,7 @@ export type BenchArea = () => Promise<Record<string, unknown>>;
 
 // Areas register here: `sandbox`, `policies`, `provider`, ...
 export const areas: Record<string, BenchArea> = {
+  doors: doorsBench,
   engine: engineBench,
   policies: policiesBench,
   provider: providerBench,

@@ -3,9 +3,10 @@ import { join } from "node:path";
 
 /**
  * Preloaded (`NODE_OPTIONS=--require <this file>`) into every Node process a `pulumi` command of the engine
- * bench starts. In the two it recognizes by their script — the dynamic provider
- * (`@pulumi/pulumi/cmd/dynamic-provider`, started by the CLI's `pulumi-resource-pulumi-nodejs`) and the
- * program (`@pulumi/pulumi/cmd/run`, started by the language host) — it writes the process's own CPU time
+ * and doors benches starts. In the three it recognizes by their script — the dynamic provider
+ * (`@pulumi/pulumi/cmd/dynamic-provider`, started by the CLI's `pulumi-resource-pulumi-nodejs`), the native
+ * plugin (`native/dist/plugin/main.js`, started by its launcher `native/bin/pulumi-resource-cloudcost`) and
+ * the program (`@pulumi/pulumi/cmd/run`, started by the language host) — it writes the process's own CPU time
  * (`process.cpuUsage()`: user and system, all threads) to `$BENCH_ENGINE_CPU_DIR/<role>-<pid>.json` as the
  * process ends. The program exits by itself; the CLI ends a provider with SIGINT to its process group
  * (sdk/go/common/resource/plugin/plugin.go: `InterruptChildren`, SIGKILL only after 5 s), so the probe
@@ -15,7 +16,8 @@ import { join } from "node:path";
  */
 const dir = process.env.BENCH_ENGINE_CPU_DIR;
 const script = process.argv[1] ?? "";
-const role = /cmd[\\/]dynamic-provider/.test(script) ? "provider" : /cmd[\\/]run/.test(script) ? "program" : undefined;
+const provider = /cmd[\\/]dynamic-provider|native[\\/]dist[\\/]plugin[\\/]main\.js$/;
+const role = provider.test(script) ? "provider" : /cmd[\\/]run/.test(script) ? "program" : undefined;
 
 if (dir && role) {
   let written = false;

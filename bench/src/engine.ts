@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSandboxServer } from "@cloudcost/sandbox";
 import { PulumiWorkspace, pulumiCliVersion, type PulumiStack, type StackExport } from "@cloudcost/testkit";
+import { PROBE, copyProgram, countRequests, requestsSince, round, sampleLoad, takeCpu, total } from "./engine-support";
 import { benchToken } from "./workload";
 
 /**
@@ -28,11 +29,6 @@ const COMMANDS = ["up", "refresh", "destroy"] as const;
 type Command = (typeof COMMANDS)[number];
 type Side = "ours" | "noop";
 
-/** Compiled to bench/dist/bench/src: the repository is four levels up. */
-const REPO = join(__dirname, "..", "..", "..", "..");
-const PROGRAM = join(REPO, "bench", "programs", "many");
-const PROBE = join(__dirname, "engine-cpu-probe.js");
-
 interface Run {
   seconds: number;
   requests: Record<string, number>;
@@ -44,34 +40,6 @@ interface Run {
 /** Bytes of a resource's `__provider` text as the export writes it (a JSON string). */
 const providerText = (props?: Record<string, unknown>) =>
   typeof props?.__provider === "string" ? Buffer.byteLength(JSON.stringify(props.__provider)) : 0;
-
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** The program copied to a temporary folder with the repository's node_modules linked in (as test/engine does), so no stack file lands in the repository. */
-function copyProgram(): string {
-  const copy = mkdtempSync(join(tmpdir(), "cloudcost-bench-engine-program-"));
-  cpSync(PROGRAM, copy, { recursive: true });
-  symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"), "dir");
-  return copy;
-}
-
-/** What the probe wrote (and removes it): CPU ms per role, and how many provider processes reported. */
-function takeCpu(dir: string): { provider: number; providers: number; program: number | null } {
-  let provider = 0;
-  let providers = 0;
-  let program: number | null = null;
-  for (const file of readdirSync(dir)) {
-    const path = join(dir, file);
-    const { role, userUs, systemUs } = JSON.parse(readFileSync(path, "utf8")) as { role: string; userUs: number; systemUs: number };
-    rmSync(path);
-    const ms = (userUs + systemUs) / 1000;
-    if (role === "provider") {
-      provider += ms;
-      providers++;
-    } else program = (program ?? 0) + ms;
-  }
-  return { provider, providers, program };
-}
 
 async function measureSize(
   n: number,
@@ -108,11 +76,7 @@ async function measureSize(
         const seconds = (performance.now() - t0) / 1000;
         if (result.code !== 0)
           throw new Error(`pulumi ${command} of ${stack.name} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
-        const sent = Object.fromEntries(
-          Object.entries(requests)
-            .map(([route, count]) => [route, count - (before[route] ?? 0)] as const)
-            .filter(([, count]) => count > 0),
-        );
+        const sent = requestsSince(requests, before);
         const cpu = takeCpu(cpuDir);
         if (cpu.providers === 0) throw new Error(`pulumi ${command} of ${stack.name}: no provider process reported its CPU`);
         runs[command][side] = {
@@ -137,7 +101,6 @@ async function measureSize(
       }
     }
     for (const stack of Object.values(stacks)) await stack.remove();
-    const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     const figures: Record<string, unknown> = { resources: n };
     for (const command of COMMANDS) {
       const { ours, noop } = runs[command];
@@ -200,20 +163,12 @@ export async function engineBench(): Promise<Record<string, unknown>> {
   const cpuDir = mkdtempSync(join(tmpdir(), "cloudcost-bench-engine-cpu-"));
   // The limit off: the figures are the engine's and the provider's, not 600 requests per minute's.
   const server = await startSandboxServer({ dataDir, port: 0, rateLimitPerMinute: 0 });
-  const requests: Record<string, number> = {};
-  server.app.server.on("request", (req: { method?: string; url?: string }) => {
-    // `METHOD /collection` (ids and query left out), e.g. `DELETE /alerts`, `GET /organization`.
-    const collection = new URL(req.url ?? "/", "http://x").pathname.replace(/^\/api\/v1/, "").split("/")[1] ?? "";
-    const route = `${req.method ?? "?"} /${collection}`;
-    requests[route] = (requests[route] ?? 0) + 1;
-  });
+  const requests = countRequests(server);
   const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
   const workspace = new PulumiWorkspace({
     env: { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(PROBE)}`, BENCH_ENGINE_CPU_DIR: cpuDir },
   });
-  // The one-minute load average every 5 s: the machine is shared, so the figures come with it.
-  const load: number[] = [loadavg()[0]!];
-  const sampler = setInterval(() => load.push(loadavg()[0]!), 5_000);
+  const load = sampleLoad();
   try {
     const token = await benchToken(dataDir);
     const out: Record<string, unknown> = {
@@ -227,11 +182,10 @@ export async function engineBench(): Promise<Record<string, unknown>> {
       out[`n${n}`] = measured.get(n);
     }
     if (measured.size >= 2) out.perResource = perResource(measured);
-    load.push(loadavg()[0]!);
-    out.loadAverage1m = { min: round(Math.min(...load)), max: round(Math.max(...load)) };
+    out.loadAverage1m = load.stop();
     return out;
   } finally {
-    clearInterval(sampler);
+    load.stop();
     workspace.dispose();
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -52,6 +52,14 @@ await bundle("index", "pack", [
     setup: (b) => b.onResolve({ filter: /^\.\/library$/ }, () => ({ path: "./library.bundle.js", external: true })),
   },
 ]);
+// The `cloudcost-policies` command (bin/cloudcost-policies.js loads it): judges a Terraform plan with the
+// same policies, so it too `require`s the library bundle beside it.
+await bundle("check-plan-cli", "check-plan", [
+  {
+    name: "library-beside",
+    setup: (b) => b.onResolve({ filter: /^\.\/library$/ }, () => ({ path: "./library.bundle.js", external: true })),
+  },
+]);
 // It exports nothing; the declaration says so for tools that look for one.
 writeFileSync(join(here, "dist", "pack.d.ts"), "export {};\n");
 // Its declarations in one file too, rolled up from tsc's (run `tsc -b` first): tsc's per-file ones import the

@@ -26,3 +26,5 @@ export { budgetAlertAdjustedAmount } from "./stack/budget-alert-adjusted-amount"
 export { budgetTotalCap } from "./stack/budget-total-cap";
 export { cloudGroupBudgetCoverage } from "./stack/cloud-group-budget-coverage";
 export { cloudGroupExclusiveMembership } from "./stack/cloud-group-exclusive-membership";
+// Issue 32: the same policies judge a Terraform/OpenTofu plan (`cloudcost-policies check-plan`).
+export { PlanInputError, judgePlan, type PlanVerdict, type PlanViolation } from "./plan/check-plan";

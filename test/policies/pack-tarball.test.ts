@@ -168,6 +168,21 @@ describe("the policy pack tarball, installed alone", () => {
     expect(info.policies.length).toBe(15);
   });
 
+  it("carries the cloudcost-policies command: check-plan judges a Terraform plan and exits 1 on a mandatory violation", async () => {
+    const manifestBin = (JSON.parse(readFileSync(join(packDir, "package.json"), "utf8")) as { bin?: Record<string, string> }).bin;
+    expect(manifestBin).toEqual({ "cloudcost-policies": "bin/cloudcost-policies.js" });
+    const plan = join(REPO, "test", "policies", "fixtures", "policy-violations.plan.json");
+    const failed = await run(process.execPath, [join(packDir, manifestBin!["cloudcost-policies"]!), "check-plan", plan], {
+      cwd: packDir,
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('mandatory: cloudcost_budget_alert.euro_budget: currency: currency "EUR" is not allowed');
+  });
+
   it("takes a Configure and reports an Analyze violation", async () => {
     await pack!.configure({ "budget-alert-max-amount": { maxMonthlyAmount: { USD: 1000 } } });
     const [alert] = await declareResources(() => [

@@ -291,6 +291,26 @@ afterAll(async () => {
       },
       INSTALL_TIMEOUT_MS,
     );
+
+    it(
+      "links the cloudcost-policies command: `npx cloudcost-policies check-plan plan.json` judges a Terraform plan",
+      async () => {
+        const dir = await installed("policies");
+        const plan = join(REPO, "test", "policies", "fixtures", "policy-violations.plan.json");
+        // Through the link npm made in node_modules/.bin (what npx runs); exit 1 is the verdict, not a failure.
+        const judged = await new Promise<{ code: number | string | null | undefined; stdout: string }>((resolveRun) =>
+          execFile(
+            join(dir, "node_modules", ".bin", "cloudcost-policies"),
+            ["check-plan", plan],
+            { cwd: dir, env, timeout: 60_000 },
+            (err, stdout) => resolveRun({ code: err ? err.code : 0, stdout }),
+          ),
+        );
+        expect(judged.code).toBe(1);
+        expect(judged.stdout).toContain("cloudcost_budget_alert.huge_budget: amount:");
+      },
+      INSTALL_TIMEOUT_MS,
+    );
   });
 
   it.each(EXAMPLES)(

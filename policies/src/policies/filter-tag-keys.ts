@@ -1,7 +1,8 @@
 import { BudgetAlert, ScheduledReport } from "@cloudcost/pulumi";
 import { z } from "@cloudcost/api";
-import { validateResourceOfType, type ResourceValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { readConfig, toConfigSchema } from "../config/schema";
+import { validateResourceOfKind } from "../resource-types";
 import { readAlert } from "../inputs/budget-alert";
 import type { FiltersView } from "../inputs/cost-filters";
 import { UNKNOWN } from "../inputs/raw";
@@ -39,11 +40,12 @@ const policy: ResourceValidationPolicy = {
   description: "Tag conditions in the filters of budget alerts and scheduled reports use only allowed tag keys (configurable).",
   enforcementLevel: "mandatory",
   configSchema: toConfigSchema(TagKeysConfig),
+  // Both type families (dynamic and native): @pulumi/policy's validateResourceOfType would match the dynamic token only.
   validateResource: [
-    validateResourceOfType(BudgetAlert, (props, args, report) => {
+    validateResourceOfKind(BudgetAlert, (props, args, report) => {
       for (const m of checkTagKeys(readAlert(props).filters, readConfig(args, TagKeysConfig, NAME))) report(m);
     }),
-    validateResourceOfType(ScheduledReport, (props, args, report) => {
+    validateResourceOfKind(ScheduledReport, (props, args, report) => {
       for (const m of checkTagKeys(readReport(props).filters, readConfig(args, TagKeysConfig, NAME))) report(m);
     }),
   ],

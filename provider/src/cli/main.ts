@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { importPlanCommand } from "./import-plan";
+import { importTerraformCommand } from "./import-terraform";
 import { pendingCommand } from "./pending-command";
 
 const USAGE = `Usage: cloudcost-pulumi <command> [options]
@@ -19,6 +20,8 @@ Commands:
             for \`pulumi import --file\` and the native provider.
     --org ORG      the organization's id (org_…) or name (must be the one the credentials belong to)
     --api-url URL  the API base URL (default: CLOUDCOST_API_URL)
+    --format F     pulumi (default: the import file) or terraform (import blocks for
+                   \`tofu plan -generate-config-out=generated.tf\`)
 
 Credentials: the stack's cloudcost:* config (as \`pulumi up\` reads it), then CLOUDCOST_* variables
 (import-plan: CLOUDCOST_* variables only).`;
@@ -34,8 +37,15 @@ async function main(argv: string[]): Promise<number> {
     return pendingCommand(values);
   }
   if (command === "import-plan") {
-    const { values } = parseArgs({ args: rest, options: { org: { type: "string" }, "api-url": { type: "string" } }, strict: true });
-    await importPlanCommand({ org: values.org, apiUrl: values["api-url"] }, (text) => process.stdout.write(text));
+    const { values } = parseArgs({
+      args: rest,
+      options: { org: { type: "string" }, "api-url": { type: "string" }, format: { type: "string", default: "pulumi" } },
+      strict: true,
+    });
+    const formats = { pulumi: importPlanCommand, terraform: importTerraformCommand };
+    const format = values.format;
+    if (!Object.hasOwn(formats, format)) throw new Error(`--format must be pulumi or terraform, not ${JSON.stringify(format)}`);
+    await formats[format as keyof typeof formats]({ org: values.org, apiUrl: values["api-url"] }, (text) => process.stdout.write(text));
     return 0;
   }
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
