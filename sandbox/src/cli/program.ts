@@ -153,7 +153,7 @@ export function buildProgram(out: Output): Command {
       .requiredOption("--account <id>", "a connected account: AWS 12 digits, Azure a subscription GUID")
       .requiredOption(
         "--service <name>",
-        'the service the spend is booked on, as the cost data names it: one of the account\'s provider, e.g. "Amazon EC2" or "Virtual Machines"',
+        'the service the spend is booked on, as the cost data names it and of the account\'s provider, e.g. "Amazon EC2" or "Virtual Machines"',
       )
       .requiredOption("--amount <amount>", "in the organization's currency, greater than 0, at most two decimal places")
       .option("--json", "print JSON"),
