@@ -258,4 +258,30 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     expect((await inState(stack)).ids.alert).toEqual([...(await inService()).alert.keys()]);
     expectSuccess(await stack.destroy());
   });
+
+  it("recovers a delete-before-replace killed once the service deleted the old object: a plain up names the fix, up --refresh succeeds", async () => {
+    const stack = await f.stack(DECLARED_PROGRAM, "first-deleted");
+    await stack.setConfig({ key: "cloudcost:apiUrl", value: proxy.baseUrl });
+    const group = (v: number): Declared[] => [{ kind: "CloudGroup", name: "d", inputs: { name: `${PREFIX}first-deleted v${v}` } }];
+    await stack.setConfigObject(DECLARED_RESOURCES, group(0));
+    expectSuccess(await stack.up());
+    const urn = `urn:pulumi:first-deleted::cloudcost-engine-declared::${TYPES.group}::d`;
+    await stack.setConfigObject(DECLARED_RESOURCES, group(1));
+    const command = stack.start(["up", "--yes", "--skip-preview", "--target-replace", urn], { processGroup: true });
+    const pid = command.child.pid!;
+    // A delete-before-replace deletes first: the first create or delete is the old group's delete.
+    const struck = proxy.arm(1, "answered", () => process.kill(-pid, "SIGKILL"));
+    await command.done;
+    expect(await struck).toEqual({ kind: "group", op: "delete" });
+    expectSuccess(await stack.run(["cancel", "--yes"]));
+    const plain = await stack.up();
+    expect(plain.code).not.toBe(0);
+    expect(plain.stdout).toContain("the object no longer exists: run `npx cloudcost-pulumi pending --apply` (or `pulumi refresh`)");
+    expectSuccess(await stack.up(["--refresh"]));
+    await repair(stack, "first-deleted");
+    expectSuccess(await stack.up());
+    expect([...(await inService()).group.values()]).toEqual([`${PREFIX}first-deleted v1`]);
+    expect((await inState(stack)).ids.group).toEqual([...(await inService()).group.keys()]);
+    expectSuccess(await stack.destroy());
+  });
 });

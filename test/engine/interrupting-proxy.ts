@@ -4,8 +4,9 @@
  * and then calls its trigger (which kills the Pulumi CLI) either before the request reaches the service ("in
  * flight": the service never sees it) or once the service has answered ("answered": the object is made or
  * deleted, the CLI never hears of it). Either way the caller's connection is cut, and the proxy disarms, so a
- * retry from a provider process that outlives the CLI goes through as it would on a user's machine. Where it
- * strikes depends only on the count, so a seed repeats a run point for point however loaded the machine is.
+ * retry from a provider process that outlives the CLI goes through as it would on a user's machine. The count
+ * and the point never depend on timing, however loaded the machine is; which resource's request is the Nth
+ * can differ between runs, as the engine runs independent steps in parallel (the struck kind is reported).
  */
 import {
   request as httpRequest,
