@@ -119,3 +119,49 @@ describe.each(["python", "go"])("examples/platform-teams-%s with a wrong team in
     SETUP_TIMEOUT_MS,
   );
 });
+
+/**
+ * Issue 33 item 8: when the provider refuses its configuration the engine cancels the run and shows the provider's
+ * message; the program is then ended by our language host, which interrupted it with SIGINT, and Python printed two
+ * KeyboardInterrupt tracebacks (about 21 lines from pulumi-language-python-exec) above that message. Pulumi's own
+ * hosts kill the program; ours now do too. Go, the other host on the same code, is held to it once (a Go program is
+ * compiled at every command).
+ */
+const WRONG_URL = {
+  name: "a wrong cloudcost:apiUrl",
+  stack: "bad-url",
+  config: { key: "cloudcost:apiUrl", value: "ftp://127.0.0.1/api/v1" },
+  says: "cloudcost:apiUrl",
+};
+const UNKNOWN_KEY = {
+  name: "an unknown cloudcost key",
+  stack: "bad-key",
+  config: { key: "cloudcost:apiUrll", value: "http://127.0.0.1/api/v1" },
+  says: "apiUrll value {http://127.0.0.1/api/v1} has a problem: is not a setting of the cloudcost provider",
+};
+const BAD_CONFIG = [
+  { language: "python", ...WRONG_URL, commands: [["preview"], ["up", "--yes", "--skip-preview"]] },
+  { language: "python", ...UNKNOWN_KEY, commands: [["preview"], ["up", "--yes", "--skip-preview"]] },
+  { language: "go", ...WRONG_URL, commands: [["preview"]] },
+];
+describe("a configuration error in a program of another language", () => {
+  it.each(BAD_CONFIG)(
+    "$language, $name: the user sees the provider's message and no traceback, and nothing is created",
+    async ({ language, stack: stackName, config, says, commands }) => {
+      const before = await organizationIds(f.api);
+      const stack = await f.stack(join(EXAMPLES, `quickstart-${language}`), stackName, [config]);
+      appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
+      await PREPARE[language]!(stack.cwd);
+      for (const command of commands) {
+        const run = await stack.run(command);
+        const said = run.stdout + run.stderr;
+        expect([command[0], run.code === 0, said]).toEqual([command[0], false, expect.stringContaining(says)]);
+        const noise = said.split("\n").filter((line) => /Traceback|KeyboardInterrupt|goroutine|signal: |exit code/.test(line));
+        expect([command[0], noise]).toEqual([command[0], []]);
+      }
+      expect(await organizationIds(f.api)).toEqual(before);
+      expect((await stack.remove()).code).toBe(0);
+    },
+    SETUP_TIMEOUT_MS,
+  );
+});

@@ -38,12 +38,19 @@ func ConfigJSON(req *pulumirpc.RunRequest) (config, secretKeys string, err error
 // RunProgram runs CMD (a program process set up by the host) to its end, its output the host's own, and turns
 // the outcome into the engine's answer. Exit code 32 (constant.ExitStatusLoggedError: the Node.js, Python and
 // Go SDKs all use it) means the program has already shown the user what went wrong: the run bails without a
-// second message. Cancelling CTX interrupts the program, then kills it 5 s later.
+// second message. CMD must come from exec.CommandContext(CTX, …): cancelling CTX kills the program.
+//
+// Killed, not interrupted: the engine cancels a run only once it has already told the user why (a provider's
+// configuration refused, an error elsewhere, the user's own ^C), and a program has nothing left to do then.
+// Pulumi's own hosts end it the same way (exec.CommandContext's default Cancel, os.Process.Kill); an interrupt
+// made Python print two KeyboardInterrupt tracebacks from pulumi-language-python-exec above the engine's
+// message (issue 33).
 func RunProgram(ctx context.Context, cmd *exec.Cmd) *pulumirpc.RunResponse {
 	// Wrapped so that os/exec copies through a pipe: a child may switch a shared descriptor to non-blocking mode.
 	cmd.Stdout = struct{ *os.File }{os.Stdout}
 	cmd.Stderr = struct{ *os.File }{os.Stderr}
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	// The pipes above are closed this long after the program ends, even if a child of it still holds them.
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	var exit *exec.ExitError
