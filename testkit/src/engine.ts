@@ -500,7 +500,8 @@ export class Engine {
    * (awaited by {@link stop}).
    */
   private newOperation(): void {
-    for (const entry of this.hosts.values()) this.retiring.push(entry.then(({ host }) => host.stop()));
+    // A host that failed to start has already failed whoever awaited it.
+    for (const entry of this.hosts.values()) this.retiring.push(entry.then(({ host }) => host.stop()).catch(() => undefined));
     this.hosts.clear();
   }
 
