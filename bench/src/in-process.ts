@@ -181,7 +181,8 @@ export async function inProcessVersusFloor(sandbox: RunningSandbox, token: strin
           const took = { ours: 0, floor: 0 };
           for (const name of order) {
             const side = sides[name];
-            // A new burst each time: our runtime reuses a listing only for Reads less than 500 ms apart (refresh-burst.ts IDLE_MS).
+            // The pause is kept so the rounds stay comparable with earlier figures; our runtime's listing no longer
+            // depends on it (refresh-listing.ts): it answers every later Read of the process.
             if (phase === "read") await sleep(BURST_GAP_MS);
             const cpu0 = process.cpuUsage();
             const t = await recorder.during(name, phase, () =>

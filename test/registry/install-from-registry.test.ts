@@ -29,6 +29,7 @@ import {
   type ProviderHost,
   type RunningPolicyPack,
 } from "@cloudcost/testkit";
+import { ourCommands, printedNpxCommands } from "../docs/npx-commands";
 import { type LocalRegistry, startRegistry } from "./verdaccio";
 
 const enabled = process.env.CLOUDCOST_REGISTRY === "1";
@@ -37,6 +38,8 @@ const PUBLISHED = ["api", "provider", "policies", "sandbox"];
 /** Examples that are a stand-alone program with their own package.json (custom-policy-pack is a pack source only type-checked in the repository). */
 const EXAMPLES = readdirSync(join(REPO, "examples")).filter((name) => existsSync(join(REPO, "examples", name, "package.json")));
 const INSTALL_TIMEOUT_MS = 300_000;
+/** The sandbox's command as the READMEs print it (test/docs/npx-commands.test.ts). */
+const SANDBOX_NPX = ["--package", "@cloudcost/sandbox", "cloudcost-sandbox"];
 /** Installs at a time: two cores, and npm itself is busy while it unpacks. */
 const PARALLEL_INSTALLS = 3;
 
@@ -188,12 +191,12 @@ afterAll(async () => {
   beforeAll(async () => {
     const dir = await installed("sandbox");
     token = (
-      JSON.parse(await sh("npx", ["cloudcost-sandbox", "token", "create", "--org", "demo", "--json", "--data", "data"], dir)) as {
+      JSON.parse(await sh("npx", [...SANDBOX_NPX, "token", "create", "--org", "demo", "--json", "--data", "data"], dir)) as {
         token: string;
       }
     ).token;
     // npx does not pass SIGTERM on to the command it runs: the sandbox gets its own process group, stopped as a whole.
-    const child = spawn("npx", ["cloudcost-sandbox", "serve", "--port", "0", "--data", "data"], {
+    const child = spawn("npx", [...SANDBOX_NPX, "serve", "--port", "0", "--data", "data"], {
       cwd: dir,
       env,
       detached: true,
@@ -207,7 +210,7 @@ afterAll(async () => {
     if (sandbox) await stopGroup(sandbox);
   });
 
-  it("@cloudcost/sandbox: `npx cloudcost-sandbox serve` answers the API and its OpenAPI document", async () => {
+  it("@cloudcost/sandbox: `npx --package @cloudcost/sandbox cloudcost-sandbox serve` answers the API and its OpenAPI document", async () => {
     const doc = (await (await fetch(`${apiUrl}/openapi.json`)).json()) as { openapi: string };
     expect(doc.openapi).toMatch(/^3\.1/);
     const org = await fetch(`${apiUrl}/organization`, { headers: { authorization: `Bearer ${token}` } });
@@ -312,6 +315,29 @@ afterAll(async () => {
       INSTALL_TIMEOUT_MS,
     );
   });
+
+  it(
+    "every npx command of ours that the docs print runs as printed in a project that installed that package, and in an empty folder fetches only our scoped package",
+    async () => {
+      const ours = ourCommands(REPO);
+      const printed = printedNpxCommands(REPO).filter((c) => ours.has(c.bin));
+      const distinct = new Map(printed.map((c) => [`${c.packages.join(" ")} ${c.bin}`, c]));
+      expect([...distinct.keys()].sort()).toEqual(["@cloudcost/pulumi cloudcost-pulumi", "@cloudcost/sandbox cloudcost-sandbox"]);
+      const installedIn: Record<string, string> = { "@cloudcost/pulumi": "provider", "@cloudcost/sandbox": "sandbox" };
+      for (const c of distinct.values()) {
+        const pkg = c.packages[0]!;
+        // As printed up to the command's own arguments (serve would not end): --help instead.
+        const local = await sh("npx", ["--package", pkg, c.bin, "--help"], await installed(installedIn[pkg]!));
+        expect(local).toMatch(/Usage: /);
+        // Nothing installed: npx (stdin not a terminal, so without asking) installs the named package from the
+        // registry (here Verdaccio) and runs it: only ever our scoped package.
+        const empty = emptyFolder(`npx-${c.bin}`);
+        const fetched = await sh("npx", ["--package", pkg, c.bin, "--help"], empty);
+        expect(fetched).toMatch(/Usage: /);
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 
   it.each(EXAMPLES)(
     "examples/%s, copied out of the repository, installs from the registry and type-checks",

@@ -175,6 +175,8 @@ export class Engine {
   readonly project: string;
   readonly stack: string;
   private readonly hosts = new Map<string, Promise<{ host: ProviderHost; acceptSecrets: boolean }>>();
+  /** Hosts of earlier operations, stopping. */
+  private readonly retiring: Promise<void>[] = [];
   private config: Json;
   private run:
     | {
@@ -454,6 +456,7 @@ export class Engine {
 
   /** `pulumi refresh`: Read each resource with ITS stored config; what Read returns replaces inputs and outputs (step.go RefreshStep.Apply). */
   async refresh(): Promise<RefreshResult[]> {
+    this.newOperation();
     const results: RefreshResult[] = [];
     for (const r of [...this.state.values()]) {
       const { host, send } = await this.provider(r.providerConfig);
@@ -485,7 +488,20 @@ export class Engine {
   }
 
   async stop(): Promise<void> {
-    for (const entry of this.hosts.values()) await (await entry).host.stop();
+    this.newOperation();
+    await Promise.all(this.retiring.splice(0));
+  }
+
+  /**
+   * The CLI starts provider plugins afresh for every operation (its plugin context lives for one `up`,
+   * `preview` or `refresh`), and the provider relies on it: a process's listings serve its Reads for the
+   * rest of its life (provider/src/runtime/refresh-listing.ts). So a refresh here gets new hosts too (an
+   * update keeps them: tests hold the host of a deployment), and the old ones stop in the background
+   * (awaited by {@link stop}).
+   */
+  private newOperation(): void {
+    // A host that failed to start has already failed whoever awaited it.
+    for (const entry of this.hosts.values()) this.retiring.push(entry.then(({ host }) => host.stop()).catch(() => undefined));
     this.hosts.clear();
   }
 

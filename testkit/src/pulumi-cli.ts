@@ -38,6 +38,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Start the command as the leader of a new process group (for tests that interrupt it). */
   processGroup?: boolean;
+  /** The hang guard: the command is killed after this long (default 300 s; a stack of 1,000 on a busy machine needs more). */
+  timeoutMs?: number;
 }
 
 /** A command started by {@link PulumiWorkspace.start}: its process and how it ended. */
@@ -115,7 +117,7 @@ export class PulumiWorkspace {
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-      const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
+      const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? COMMAND_TIMEOUT_MS);
       child.once("error", (err) => {
         clearTimeout(timer);
         reject(err);

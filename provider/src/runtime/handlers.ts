@@ -8,7 +8,7 @@ import { ORGANIZATION_KEY, organizationOf } from "./organization";
 import { canonicalJson, withoutReserved, type Props } from "./normalise";
 import type { ResourceSpec } from "./resource-spec";
 import { containsUnknown } from "./unknowns";
-import { endBurst, liveForRead } from "./refresh-burst";
+import { liveForRead, wroteObject } from "./refresh-listing";
 import { userFacing } from "./user-facing-error";
 import { CREATE_KEY, URN_KEY, createKey } from "./create-key";
 
@@ -223,17 +223,19 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     create: (inputs: Props) =>
       withHint(async () => {
         const client = currentClient();
-        endBurst(client, spec.typeName);
         const checked = checkedInputs(inputs);
         const adoptId = checked.adoptId;
         const idempotencyKey = typeof inputs[CREATE_KEY] === "string" ? inputs[CREATE_KEY] : undefined;
         let replayed = false;
         const onReplay = () => void (replayed = true);
+        if (typeof adoptId === "string") wroteObject(client, spec.typeName, adoptId);
         const live =
           typeof adoptId === "string"
             ? await adopt(spec, adoptId, checked)
             : await spec.create(client, checked, { idempotencyKey, onReplay });
         if (replayed) givenBack.add(live.id);
+        // An adopted or given-back object may be in this process's listing, as it was before this write.
+        wroteObject(client, spec.typeName, live.id);
         // The key goes into the outputs too: Read sees only those, and gives it back with the inputs.
         return { id: live.id, outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(inputs) } };
       }),
@@ -264,7 +266,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
     update: (id: string, olds: Props, news: Props) =>
       withHint(async () => {
         const client = currentClient();
-        endBurst(client, spec.typeName);
+        wroteObject(client, spec.typeName, id);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
         return { outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(news) } };
@@ -276,7 +278,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         // resource IS that object now, so it stays: deleting it would leave the stack pointing at nothing.
         if (givenBack.has(id)) return;
         try {
-          endBurst(currentClient(), spec.typeName);
+          wroteObject(currentClient(), spec.typeName, id);
           await spec.remove(currentClient(), id);
         } catch (e) {
           // Already gone is what delete wants, once the credentials are known to see the owner.
