@@ -9,9 +9,9 @@ import { unrepaired, type Unrepaired } from "./repair-check";
 import { exportStack, importStack, selectorArgs, stackConfig, type StackExport, type StackSelector } from "./stack-state";
 
 export interface PendingOptions extends StackSelector {
-  /** Run the refresh instead of printing it. */
+  /** Repair instead of printing how: found creates written into the state, the refresh, the state read back. */
   apply?: boolean;
-  /** Print the findings as JSON (and the refresh's arguments) instead of text. */
+  /** Print the findings as JSON (with the refresh's arguments, the replaced objects and what is left undone) instead of text. */
   json?: boolean;
 }
 
@@ -106,11 +106,11 @@ function unlock(root: string | undefined, state: StackExport, options: PendingOp
 }
 
 /**
- * `cloudcost-pulumi pending`: what an interrupted `pulumi up` or `destroy` left pending in the stack, the
- * one `pulumi refresh` that repairs it (run with `--apply`), and the objects the stack created that no state
- * holds. With `--apply` it first clears what a killed CLI leaves in a file backend (./diy-backend). Resolves
- * with the process exit code: 0 when the state is (now) clean and nothing is unmanaged, 1 when something is
- * left for a person.
+ * `cloudcost-pulumi pending`: what an interrupted `pulumi up` or `destroy` left pending in the stack, how to
+ * repair it, and the objects the stack created that no state holds. With `--apply` it first clears what a killed
+ * CLI leaves in a file backend (./diy-backend), then writes the found creates into the state (./finish-creates),
+ * runs the refresh and reads the state back (./repair-check). Resolves with the process exit code: 0 when the
+ * state is (now) clean and nothing is unmanaged, 1 when something is left for a person.
  */
 export async function pendingCommand(options: PendingOptions): Promise<number> {
   const root = fileBackendRoot(options);
