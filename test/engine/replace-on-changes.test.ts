@@ -50,8 +50,11 @@ async function subjectId(stack: PulumiStack): Promise<string> {
 
 describe.each(Object.keys(SUBJECTS) as Kind[])("%s", (kind) => {
   const { inputs, field, values } = SUBJECTS[kind];
+  // Each test names its object after its stack: group names are unique, and one test's leftovers must not fail another.
   const declare = (stack: PulumiStack, value: unknown, options: Declared["options"] & { replaceOnChanges?: string[] }) =>
-    stack.setConfigObject(DECLARED_RESOURCES, [{ kind, name: "subject", inputs: { ...inputs, [field]: value }, options }]);
+    stack.setConfigObject(DECLARED_RESOURCES, [
+      { kind, name: "subject", inputs: { ...inputs, name: `${String(inputs.name)} ${stack.name}`, [field]: value }, options },
+    ]);
 
   it(`replaceOnChanges: ["${field}"]: a changed ${field} is planned as a replacement naming it, and up replaces the object`, async () => {
     const stack = await f.stack(DECLARED_PROGRAM, `roc-${kind}`);
