@@ -175,7 +175,8 @@ beforeAll(async () => {
   }
   // Failures surface in the test that awaits the folder; none may go unhandled meanwhile.
   for (const p of installs.values()) p.catch(() => undefined);
-}, 120_000);
+  // The hang guard of the publish: two minutes on a quiet machine were not enough at a load average of 28.
+}, INSTALL_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.allSettled(installs.values());
