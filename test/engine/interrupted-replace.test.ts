@@ -25,8 +25,10 @@ const ROUNDS = Number(process.env.CLOUDCOST_REPLACE_ROUNDS ?? 6);
 const HOW = ["cli-SIGKILL", "all-SIGKILL"] as const;
 const POINTS: KillPoint[] = ["answered", "in-flight"];
 const ORDERS = ["pending-first", "up-first"] as const;
-/** Creates and deletes one full round makes: 7 create-before-delete replaces and 4 delete-before-replace ones, 2 each. */
-const MUTATIONS = 2 * 10;
+/** The creates and deletes of each kind one full round makes (2 per replace): 3 groups, 4 alerts, 3 reports. */
+const MUTATIONS: Record<Kind, number> = { group: 2 * 3, alert: 2 * 4, report: 2 * 3 };
+/** The kind each round strikes, in turn, so every kind is interrupted whatever order the engine's parallel steps take. */
+const STRUCK_KINDS: Kind[] = ["group", "alert", "report"];
 const PREFIX = "Replaced ";
 
 const REPORT = { report: "summary", schedule: { frequency: "daily", time: "09:00", timezone: "UTC" }, recipients: ["finops@example.com"] };
@@ -156,28 +158,30 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
       const how = HOW[(round + Math.floor((round - 1) / 4)) % HOW.length]!;
       const point = POINTS[Math.floor((round - 1) / 2) % POINTS.length]!;
       const order = ORDERS[(round + Math.floor((round - 1) / 2)) % ORDERS.length]!;
-      const nth = 1 + Math.floor(random() * MUTATIONS);
-      const what = `round ${round}: ${how} at create/delete ${nth}, ${point}; repaired ${order}`;
+      const struckKind = STRUCK_KINDS[(round - 1) % STRUCK_KINDS.length]!;
+      const nth = 1 + Math.floor(random() * MUTATIONS[struckKind]);
+      const what = `round ${round}: ${how} at ${struckKind} create/delete ${nth}, ${point}; repaired ${order}`;
       const want = declared(round);
       await stack.setConfigObject(DECLARED_RESOURCES, want);
 
       const command = stack.start(["up", "--yes", "--skip-preview", ...targets], { processGroup: true });
       const pid = command.child.pid!;
       let group = descendants(pid);
-      const struck = proxy.arm(nth, point, () => {
-        group = descendants(pid);
-        process.kill(how === "all-SIGKILL" ? -pid : pid, "SIGKILL");
-      });
+      const struck = proxy.arm(
+        nth,
+        point,
+        () => {
+          group = descendants(pid);
+          process.kill(how === "all-SIGKILL" ? -pid : pid, "SIGKILL");
+        },
+        struckKind,
+      );
       const result = await command.done;
       struck.disarm();
       const hit = await struck;
       await reapOrphans(group);
-      // Every round is interrupted: the count lies within the creates and deletes the round makes.
-      expect({ what, struck: hit, code: result.code }).toEqual({
-        what,
-        struck: expect.objectContaining({ kind: expect.any(String) }),
-        code: 128,
-      });
+      // Every round is interrupted: the count lies within the creates and deletes of the kind the round makes.
+      expect({ what, struck: hit, code: result.code }).toEqual({ what, struck: expect.objectContaining({ kind: struckKind }), code: 128 });
       counts.interruptions[hit!.kind]++;
       counts.struck[`${hit!.kind} ${hit!.op}, ${point}`] = (counts.struck[`${hit!.kind} ${hit!.op}, ${point}`] ?? 0) + 1;
 

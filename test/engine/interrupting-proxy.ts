@@ -33,6 +33,8 @@ export function mutationOf(method: string, path: string): { kind: Kind; op: "cre
 
 interface Armed {
   nth: number;
+  /** Only this kind's creates and deletes count, when given. */
+  kind: Kind | undefined;
   point: KillPoint;
   trigger: () => void;
   struck: (hit: { kind: Kind; op: "create" | "delete" }) => void;
@@ -69,18 +71,20 @@ export class InterruptingProxy {
   }
 
   /**
-   * Strikes at the NTH create or delete from now (1 = the next), at POINT: `trigger` runs, the caller's
-   * connection is cut. Resolves with what the struck request was, or undefined if the deployment ended first.
+   * Strikes at the NTH create or delete from now (1 = the next) — of KIND only, when given — at POINT: `trigger`
+   * runs, the caller's connection is cut. Resolves with what the struck request was, or undefined if the
+   * deployment ended first.
    */
   arm(
     nth: number,
     point: KillPoint,
     trigger: () => void,
+    kind?: Kind,
   ): Promise<{ kind: Kind; op: "create" | "delete" } | undefined> & { disarm(): void } {
     let settle: (hit: { kind: Kind; op: "create" | "delete" } | undefined) => void = () => undefined;
     const struck = new Promise<{ kind: Kind; op: "create" | "delete" } | undefined>((resolve) => (settle = resolve));
     this.seen = 0;
-    this.armed = { nth, point, trigger, struck: settle };
+    this.armed = { nth, kind, point, trigger, struck: settle };
     return Object.assign(struck, {
       disarm: () => {
         this.armed = undefined;
@@ -92,7 +96,8 @@ export class InterruptingProxy {
   private async handle(req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const mutation = mutationOf(req.method ?? "GET", req.url ?? "/");
     const armed = this.armed;
-    const strike = armed !== undefined && mutation !== undefined && ++this.seen === armed.nth;
+    const counted = armed !== undefined && mutation !== undefined && (armed.kind === undefined || armed.kind === mutation.kind);
+    const strike = counted && ++this.seen === armed.nth;
     if (strike) this.armed = undefined;
     if (strike && armed.point === "in-flight") {
       armed.trigger();
