@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { startSandboxServer } from "@cloudcost/sandbox";
 import { PulumiWorkspace, pulumiCliVersion, type PulumiStack, type StackExport } from "@cloudcost/testkit";
 import { PROBE, REPO, copyProgram, countRequests, requestsSince, round, sampleLoad, takeCpu, total } from "./engine-support";
-import { TOFU_COMMANDS, prepareTofu, tofuDoor, type TofuTools } from "./tofu-door";
+import { prepareTofu, tofuDoor, type TofuTools } from "./tofu-door";
 import { benchToken } from "./workload";
 
 /**
@@ -122,7 +122,7 @@ function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = "")
 export const DOORS: readonly Door[] = [
   pulumiDoor("dynamic", "cloudcost"),
   pulumiDoor("native", "native", `plugins:\n  providers:\n    - name: cloudcost\n      path: ${join(REPO, "native", "bin")}\n`),
-  { ...tofuDoor, commands: TOFU_COMMANDS },
+  tofuDoor,
 ];
 
 /** sdk/nodejs compiled as its release is (tsc into bin/, the manifest beside it), resolving @pulumi/pulumi from the repository. */

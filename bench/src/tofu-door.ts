@@ -144,8 +144,9 @@ export const TOFU_COMMANDS: Record<Command, string> = {
 const COMMAND_TIMEOUT_MS = 30 * 60_000;
 
 /** The door: a configuration folder per size, its state in terraform.tfstate there. */
-export const tofuDoor: Omit<Door, "commands"> = {
+export const tofuDoor: Door = {
   name: "tofu",
+  commands: TOFU_COMMANDS,
   async open(n, ctx) {
     const tools = ctx.tofu;
     const dir = mkdtempSync(join(tmpdir(), "cloudcost-bench-tofu-"));
@@ -177,7 +178,7 @@ export const tofuDoor: Omit<Door, "commands"> = {
       });
     return {
       async run(command: Command) {
-        takeProviderCpuQuietly(tools.cpuDir);
+        clearProviderCpu(tools.cpuDir);
         await tofu(ARGS[command]);
         const cpu = takeProviderCpu(tools.cpuDir, `${TOFU_COMMANDS[command]} (${n} resources)`);
         return { providerCpuMs: cpu.ms, providerProcesses: cpu.processes };
@@ -195,7 +196,7 @@ export const tofuDoor: Omit<Door, "commands"> = {
   },
 };
 
-/** Clears what an earlier command may have left (nothing, normally). */
-function takeProviderCpuQuietly(cpuDir: string): void {
+/** Clears what an earlier command may have left (nothing, normally): a command counts only its own processes. */
+function clearProviderCpu(cpuDir: string): void {
   for (const file of readdirSync(cpuDir)) rmSync(join(cpuDir, file));
 }
