@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { startSandboxServer } from "@cloudcost/sandbox";
 import { PulumiWorkspace, pulumiCliVersion, type PulumiStack, type StackExport } from "@cloudcost/testkit";
 import { PROBE, REPO, copyProgram, countRequests, requestsSince, round, sampleLoad, takeCpu, total } from "./engine-support";
+import { prepareTofu, tofuDoor, type TofuTools } from "./tofu-door";
 import { benchToken } from "./workload";
 
 /**
@@ -19,9 +20,12 @@ import { benchToken } from "./workload";
  *
  * Per door and command: wall time of the CLI command; HTTP requests counted by the sandbox; the provider
  * process's CPU (src/engine-cpu-probe.ts); after `up`, state bytes per resource (`pulumi stack export`).
- * The doors take turns running first, command by command. A door is one entry of `DOORS`: another front door
- * (e.g. OpenTofu with the Terraform provider) is one more entry that deploys the same resources and measures
- * the same four figures.
+ * - `tofu` (issue 32): the same resources as an OpenTofu configuration on the Terraform provider, by the real
+ *   OpenTofu CLI (src/tofu-door.ts): `up` is `tofu apply`, `refresh` is `tofu plan -refresh-only`, `destroy`
+ *   is `tofu destroy`; state bytes are terraform.tfstate's.
+ *
+ * The doors take turns running first, command by command. A door is one entry of `DOORS` that deploys the
+ * same resources and measures the same four figures.
  *
  * Knobs: `BENCH_DOORS_N=100` (one size; comma-separated for several).
  */
@@ -35,12 +39,14 @@ export interface DoorRun {
   requests: Record<string, number>;
   /** CPU of the process(es) that spoke to the API for the door: the provider. */
   providerCpuMs: number;
+  /** How many provider processes the command started (tofu starts several; Pulumi one). */
+  providerProcesses: number;
 }
 
 /** One door's deployment of N resources: runs the commands and tells its state's size. */
 export interface DoorStack {
   /** Runs COMMAND to completion (throws on failure) and returns the provider's CPU in ms. */
-  run(command: Command): Promise<{ providerCpuMs: number }>;
+  run(command: Command): Promise<{ providerCpuMs: number; providerProcesses?: number }>;
   /** The state after `up` (bytes) and the number of declared resources it holds. */
   state(): Promise<{ bytes: number; resources: number }>;
   remove(): Promise<void>;
@@ -54,10 +60,14 @@ export interface DoorContext {
   cpuDir: string;
   /** The native SDK compiled for this run (require-able folder). */
   nativeSdk: string;
+  /** OpenTofu, and the provider built for this run installed through a CLI configuration. */
+  tofu: TofuTools;
 }
 
 export interface Door {
   name: string;
+  /** The CLI command each bench command runs through this door. */
+  commands: Record<Command, string>;
   open(n: number, ctx: DoorContext): Promise<DoorStack>;
 }
 
@@ -72,6 +82,7 @@ function providerCpu(cpuDir: string, what: string): number {
 function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = ""): Door {
   return {
     name,
+    commands: { up: "pulumi up", refresh: "pulumi refresh", destroy: "pulumi destroy" },
     async open(n, ctx) {
       const copy = copyProgram(pulumiYaml);
       const stack: PulumiStack = await ctx.workspace.initStack(`${name}-${n}`, copy, [
@@ -111,6 +122,7 @@ function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = "")
 export const DOORS: readonly Door[] = [
   pulumiDoor("dynamic", "cloudcost"),
   pulumiDoor("native", "native", `plugins:\n  providers:\n    - name: cloudcost\n      path: ${join(REPO, "native", "bin")}\n`),
+  tofuDoor,
 ];
 
 /** sdk/nodejs compiled as its release is (tsc into bin/, the manifest beside it), resolving @pulumi/pulumi from the repository. */
@@ -137,9 +149,9 @@ async function measureSize(n: number, ctx: DoorContext, requests: Record<string,
         const stack = stacks.get(door.name)!;
         const before = { ...requests };
         const t0 = performance.now();
-        const { providerCpuMs } = await stack.run(command);
+        const { providerCpuMs, providerProcesses = 1 } = await stack.run(command);
         const seconds = (performance.now() - t0) / 1000;
-        runs.get(command)!.set(door.name, { seconds, requests: requestsSince(requests, before), providerCpuMs });
+        runs.get(command)!.set(door.name, { seconds, requests: requestsSince(requests, before), providerCpuMs, providerProcesses });
         if (command !== "refresh") {
           const { bytes, resources } = await stack.state();
           const expected = command === "up" ? n : 0;
@@ -162,6 +174,7 @@ async function measureSize(n: number, ctx: DoorContext, requests: Record<string,
           httpRequests: total(run.requests),
           httpRequestsByRoute: run.requests,
           providerCpuMs: Math.round(run.providerCpuMs),
+          providerProcesses: run.providerProcesses,
           ...(name === baseline
             ? {}
             : {
@@ -229,13 +242,16 @@ export async function doorsBench(): Promise<Record<string, unknown>> {
       workspace,
       cpuDir,
       nativeSdk: compileNativeSdk(work),
+      tofu: prepareTofu(work),
     };
     const out: Record<string, unknown> = {
       cli: pulumiCliVersion(),
       doors: DOORS.map((d) => d.name),
+      commands: Object.fromEntries(DOORS.map((d) => [d.name, d.commands])),
       baseline: DOORS[0]!.name,
       countedBy: "the sandbox's HTTP server (rate limit off)",
-      cpuMeasuredBy: "process.cpuUsage() of the provider process (src/engine-cpu-probe.ts)",
+      cpuMeasuredBy:
+        "process.cpuUsage() of the provider process (src/engine-cpu-probe.ts); tofu: bash `times` of each provider process it started (src/tofu-door.ts)",
     };
     const measured = new Map<number, Record<string, unknown>>();
     for (const n of sizes) {

@@ -28,6 +28,12 @@ test("README's Troubleshooting says refresh and destroy use the configuration of
   expect(troubleshooting).not.toMatch(/settings come from the stack's\s+current config/);
 });
 
+/** What the README quotes of one size of area `doors`. */
+interface DoorsSize {
+  refresh: Record<"native" | "dynamic" | "tofu", { httpRequests: number }>;
+  stateBytesPerResource: Record<"native" | "dynamic" | "tofu", number>;
+}
+
 test("README's benchmark table quotes bench/results.json's figures", () => {
   const results = JSON.parse(read("bench/results.json")) as {
     areas: {
@@ -36,10 +42,13 @@ test("README's benchmark table quotes bench/results.json's figures", () => {
       provider: { inProcess: { ratioToFloor: Record<"create" | "read" | "delete", number> } };
       sandbox: { list: { ratioToSameQuery: number }; create: { ratioToSameInsert: number } };
       policies: { analyze: { msPerResource: number } };
+      doors: { n500: DoorsSize };
     };
   };
   const section = read("README.md").split("\n## Benchmarks and proof\n")[1]?.split("\n## ")[0] ?? "";
-  const { refresh, rateLimited, provider, sandbox, policies } = results.areas;
+  const { refresh, rateLimited, provider, sandbox, policies, doors } = results.areas;
+  const n500 = doors.n500;
+  const thousands = (x: number): string => x.toLocaleString("en-US");
   const inProcess = provider.inProcess.ratioToFloor;
   for (const quoted of [
     `${refresh.httpRequests} HTTP requests`,
@@ -48,6 +57,8 @@ test("README's benchmark table quotes bench/results.json's figures", () => {
     `create ${inProcess.create}, read ${inProcess.read}, delete ${inProcess.delete}`,
     `${sandbox.list.ratioToSameQuery} / ${sandbox.create.ratioToSameInsert} (target 0.5`,
     `Analyze ${policies.analyze.msPerResource} ms per resource`,
+    `refresh ${n500.refresh.native.httpRequests} / ${n500.refresh.dynamic.httpRequests} / ${n500.refresh.tofu.httpRequests} requests`,
+    `state ${thousands(n500.stateBytesPerResource.native)} / ${thousands(n500.stateBytesPerResource.dynamic)} / ${thousands(n500.stateBytesPerResource.tofu)} B/resource`,
   ])
     expect([quoted, section.includes(quoted)]).toEqual([quoted, true]);
 });
