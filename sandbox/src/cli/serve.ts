@@ -72,7 +72,9 @@ function printWelcome(out: Output, listenOrigin: string, origin: string): void {
   out(`  OpenAPI:  ${origin}${API_BASE_PATH}/openapi.json`);
   out(`  Portal:   ${origin}/portal/`);
   out(`  Sign in:  ${DEMO_USER.email} / ${DEMO_USER.password}   (the seeded user of the "demo" organization)`);
-  out(`  A token:  npx --package @cloudcost/sandbox cloudcost-sandbox token create --org demo   (add --data DIR if you serve another folder)`);
+  out(
+    `  A token:  npx --package @cloudcost/sandbox cloudcost-sandbox token create --org demo   (add --data DIR if you serve another folder)`,
+  );
   out("Press Ctrl+C to stop.");
 }
 

@@ -56,7 +56,10 @@ export class Organizations {
   /** Like `byName`, but a missing organization is an error with a message for the command line. */
   require(name: string): Organization {
     const org = this.byName(name);
-    if (!org) throw new Error(`no organization named "${name}" (create it with: npx --package @cloudcost/sandbox cloudcost-sandbox org create ${name})`);
+    if (!org)
+      throw new Error(
+        `no organization named "${name}" (create it with: npx --package @cloudcost/sandbox cloudcost-sandbox org create ${name})`,
+      );
     return org;
   }
 }
