@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// Every example of examples/ (the pages of docs/ show them) is valid configuration for this provider:
-// `tofu validate` on each, with the provider's source address added where the example has none.
+// Every example of examples/ (the pages of docs/ show them) is valid configuration for this provider on its
+// own, as a reader copies it: `tofu validate` on each alone, with the provider's source address added where
+// the example has none (an example needing another's resource declares a variable for it instead).
 func TestAccExamplesValidate(t *testing.T) {
 	acceptance(t)
 	examples, _ := filepath.Glob(filepath.Join(repoRoot, "terraform-provider-cloudcost", "examples", "*", "*.tf"))

@@ -308,3 +308,79 @@ output "first" { value = data.cloudcost_accounts.all.accounts[0].account_id }
 		t.Errorf("a wrong secret should be refused with invalid_client, never echoed (exit %d):\n%s", code, refused)
 	}
 }
+
+// Two identical resources in one configuration, the apply killed the moment the service answered the first
+// of their creates, then apply again: two objects, one per address, never one object under two addresses
+// (the create key counts identical creates, create_key.go) and never a third. Budget alerts, because
+// groups cannot be identical (their names are unique). Needs cloudcost_budget_alert (t32-resources' branch).
+func TestAccIdenticalResourcesInterruptedGetTwoObjects(t *testing.T) {
+	acceptance(t)
+	const config = `
+resource "cloudcost_budget_alert" "a" {
+  name       = "tfacc-twin"
+  amount     = 100
+  thresholds = [{ percent = 80, basis = "actual" }]
+}
+resource "cloudcost_budget_alert" "b" {
+  name       = "tfacc-twin"
+  amount     = 100
+  thresholds = [{ percent = 80, basis = "actual" }]
+}
+`
+	twins := func() []string {
+		var page struct {
+			Items []struct{ ID, Name string }
+		}
+		sandbox.api(t, "GET", "/alerts?limit=200", nil, &page)
+		var ids []string
+		for _, a := range page.Items {
+			if a.Name == "tfacc-twin" {
+				ids = append(ids, a.ID)
+			}
+		}
+		return ids
+	}
+	d := newTofuDir(t, config)
+	cmd := d.command("apply", "-auto-approve")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	var once sync.Once
+	killed := make(chan struct{})
+	sandbox.setOnAnswer(func(method, path string, status int) {
+		if method == "POST" && path == "/api/v1/alerts" && status == 201 {
+			once.Do(func() {
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				close(killed)
+			})
+		}
+	})
+	defer sandbox.setOnAnswer(nil)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("no create was answered; tofu ended with %v\n%s", err, out.String())
+	}
+	sandbox.setOnAnswer(nil)
+	// One or two creates reached the service before the kill, depending on scheduling; either way the retry
+	// must end with exactly two.
+	before := twins()
+	d.mustRun(t, "apply", "-auto-approve")
+	after := twins()
+	ids := d.stateIDs(t)
+	if len(after) != 2 || ids["cloudcost_budget_alert.a"] == ids["cloudcost_budget_alert.b"] {
+		t.Fatalf("want two alerts, one per address: before the retry %v, after %v, state %v", before, after, ids)
+	}
+	for _, id := range before {
+		if id != ids["cloudcost_budget_alert.a"] && id != ids["cloudcost_budget_alert.b"] {
+			t.Errorf("%s, made by the killed apply, is not in the state: a duplicate (state %v)", id, ids)
+		}
+	}
+	d.mustRun(t, "destroy", "-auto-approve")
+	if left := twins(); len(left) != 0 {
+		t.Errorf("destroy left %v", left)
+	}
+}

@@ -5,6 +5,6 @@ data "cloudcost_cost_by_day" "october" {
   tag       = ["env=prod"]
 }
 
-output "october_days" {
+output "october_by_day_days" {
   value = data.cloudcost_cost_by_day.october.days
 }

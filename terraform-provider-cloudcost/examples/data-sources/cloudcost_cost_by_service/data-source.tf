@@ -5,6 +5,6 @@ data "cloudcost_cost_by_service" "october" {
   tag       = ["env=prod"]
 }
 
-output "october_items" {
+output "october_by_service_items" {
   value = data.cloudcost_cost_by_service.october.items
 }

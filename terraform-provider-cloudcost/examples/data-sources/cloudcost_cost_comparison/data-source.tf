@@ -5,6 +5,6 @@ data "cloudcost_cost_comparison" "october" {
   tag       = ["env=prod"]
 }
 
-output "october_change_percent" {
+output "october_comparison_change_percent" {
   value = data.cloudcost_cost_comparison.october.change_percent
 }

@@ -5,6 +5,6 @@ data "cloudcost_cost_forecast" "october" {
   tag       = ["env=prod"]
 }
 
-output "october_total" {
+output "october_forecast_total" {
   value = data.cloudcost_cost_forecast.october.total
 }

@@ -5,6 +5,6 @@ data "cloudcost_cost_summary" "october" {
   tag       = ["env=prod"]
 }
 
-output "october_total" {
+output "october_summary_total" {
   value = data.cloudcost_cost_summary.october.total
 }
