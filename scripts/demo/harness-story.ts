@@ -72,7 +72,9 @@ async function refreshPreview(host: ProviderHost, resources: ForwardedResource[]
     if (changed.length === 0) continue;
     const checked = await host.check(r.urn, live.properties, r.inputs);
     const diff = await host.diff(r.urn, r.id, live.properties, checked.inputs);
-    if (diff.changes === "some")
+    // A dynamic resource's Diff answers a change "unknown" (issue 33: the engine then diffs the inputs itself, which
+    // is what lets replaceOnChanges and detailedDiff work); here the read values differ, so the engine updates.
+    if (diff.changes !== "none")
       detail(
         `  the next \`pulumi up\` updates ${r.name} back to the program's ${changed.map((k) => `${k} ${JSON.stringify(r.state[k])}`).join(", ")}`,
       );
