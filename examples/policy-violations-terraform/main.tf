@@ -2,7 +2,7 @@
 # reject before anything is deployed. Each resource breaks one policy:
 #
 #   tofu plan -out plan.out && tofu show -json plan.out > plan.json
-#   npx cloudcost-policies check-plan plan.json --config policy-config.json
+#   npx --package @cloudcost/policies cloudcost-policies check-plan plan.json --config policy-config.json
 #
 # (README.md lists what it reports.) Do not apply it.
 terraform {

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
  * violation; 1: at least one; 2: the command could not judge (bad arguments, unreadable or malformed files).
  */
 
-const USAGE = `usage: cloudcost-policies check-plan <plan.json> [--config <policy-config.json>] [--json]
+const USAGE = `Usage: cloudcost-policies check-plan <plan.json> [--config <policy-config.json>] [--json]
 
   <plan.json>   the plan in JSON: tofu show -json plan.out > plan.json (or terraform show -json)
   --config      the policy configuration, the same file pulumi's --policy-pack-config takes

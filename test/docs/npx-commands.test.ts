@@ -47,7 +47,9 @@ function run(args: string[], cwd: string): Promise<{ code: number; out: string }
 describe("npx commands in the Markdown", () => {
   it("are found, ours among them", () => {
     expect(printed.length).toBeGreaterThan(20);
-    expect(new Set(printed.filter((c) => ours.has(c.bin)).map((c) => c.bin))).toEqual(new Set(["cloudcost-pulumi", "cloudcost-sandbox"]));
+    expect(new Set(printed.filter((c) => ours.has(c.bin)).map((c) => c.bin))).toEqual(
+      new Set(["cloudcost-pulumi", "cloudcost-sandbox", "cloudcost-policies"]),
+    );
   });
 
   it("name our scoped package for our commands, and only tools we install or declare otherwise", () => {

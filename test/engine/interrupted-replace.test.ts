@@ -280,7 +280,9 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     expectSuccess(await stack.run(["cancel", "--yes"]));
     const plain = await stack.up();
     expect(plain.code).not.toBe(0);
-    expect(plain.stdout).toContain("the object no longer exists: run `npx cloudcost-pulumi pending --apply` (or `pulumi refresh`)");
+    expect(plain.stdout).toContain(
+      "the object no longer exists: run `npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply` (or `pulumi refresh`)",
+    );
     expectSuccess(await stack.up(["--refresh"]));
     await repair(stack, "first-deleted");
     expectSuccess(await stack.up());

@@ -256,7 +256,7 @@ describe("cloudcost-pulumi pending: the state read back after the repair (issue 
       expect.objectContaining({
         urn: urn("BudgetAlert", "z"),
         problem: "still pending (creating) after the refresh",
-        fix: "npx cloudcost-pulumi pending --apply",
+        fix: "npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply",
       }),
     ]);
   });

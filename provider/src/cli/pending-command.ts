@@ -40,7 +40,7 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
   for (const o of recovery.others) lines.push(`  ${o.operation.replace(/ing$/, "e")}  ${o.urn}\n          settled by the refresh`);
   // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.
   if (refresh && recovery.found.length > 0)
-    lines.push("", "Repair the state with:", `  npx cloudcost-pulumi pending --apply${selectorText(selector)}`);
+    lines.push("", "Repair the state with:", `  npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply${selectorText(selector)}`);
   else if (refresh)
     lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
   else if (recovery.unknown.length > 0)

@@ -83,7 +83,7 @@ export async function unrepaired(recovery: Recovery, after: StackExport, client:
       type: resource.type,
       ...(resource.id ? { id: resource.id } : {}),
       problem: `still pending (${type}) after the refresh`,
-      fix: `npx cloudcost-pulumi pending --apply${selector}`,
+      fix: `npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply${selector}`,
     });
   }
   return problems;

@@ -133,7 +133,7 @@ function explained(e: unknown): unknown {
   // delete-before-replace killed before Pulumi recorded it) can only be settled by reading the state again.
   if (e.status === 404)
     return new Error(
-      `${e.message}; the object no longer exists: run \`npx cloudcost-pulumi pending --apply\` (or \`pulumi refresh\`), then \`pulumi up\` creates it again`,
+      `${e.message}; the object no longer exists: run \`npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply\` (or \`pulumi refresh\`), then \`pulumi up\` creates it again`,
       { cause: e },
     );
   return e;
