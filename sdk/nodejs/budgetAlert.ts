@@ -274,7 +274,7 @@ export interface BudgetAlertArgs {
      */
     endDate?: pulumi.Input<string | undefined>;
     /**
-     * counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+     * counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service: a filter that could never match is refused with a field error naming each such value, never accepted and then silently counted as zero (which values exactly: see Filters that could never match.); default: none (all spend of the scope)
      */
     filters?: pulumi.Input<inputs.BudgetAlertFiltersArgs | undefined>;
     /**

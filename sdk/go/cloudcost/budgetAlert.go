@@ -182,7 +182,7 @@ type budgetAlertArgs struct {
 	Enabled *bool `pulumi:"enabled"`
 	// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
 	EndDate *string `pulumi:"endDate"`
-	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service: a filter that could never match is refused with a field error naming each such value, never accepted and then silently counted as zero (which values exactly: see Filters that could never match.); default: none (all spend of the scope)
 	Filters *BudgetAlertFilters `pulumi:"filters"`
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId *string `pulumi:"groupId"`
@@ -214,7 +214,7 @@ type BudgetAlertArgs struct {
 	Enabled pulumi.BoolPtrInput
 	// `YYYY-MM-DD`, not before `startDate`; the last day the alert is active; default: none (no end)
 	EndDate pulumi.StringPtrInput
-	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service (a service it bills, a region code, a connected account, a cost allocation tag key, a provider that covers the other lists) — a filter that could never match is refused with a field error, not accepted and silently counted as zero; default: none (all spend of the scope)
+	// counts only the spend that matches (with `groupId`, within the group): every list a _set_ (order and duplicates never cause a diff), an empty list the same as none, so `{}` and `{ services: [] }` never drift; lists narrow each other, values of one list are alternatives; `tags: [{ key, values }]` (a set by key, values a set); every value is checked by the service: a filter that could never match is refused with a field error naming each such value, never accepted and then silently counted as zero (which values exactly: see Filters that could never match.); default: none (all spend of the scope)
 	Filters BudgetAlertFiltersPtrInput
 	// the id of a Cloud Group of the organization (`grp_…`); an unknown group is a 422; default: the whole organization
 	GroupId pulumi.StringPtrInput
