@@ -35,7 +35,7 @@ resource "cloudcost_budget_alert" "web" {
   filters = {
     account_ids = ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"]
     services    = []
-    tags        = [{ key = "team", values = ["web", "shop"] }]
+    tags        = [{ key = "team", values = ["web", "data"] }]
   }
   thresholds = [
     { percent = 80, basis = "forecast", recipients = ["Web-Leads@Example.com"] },
