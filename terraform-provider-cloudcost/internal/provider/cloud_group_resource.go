@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,11 +27,7 @@ import (
 // maxGroupMembers is the contract's MAX_GROUP_MEMBERS (ReplaceMembers.members maxItems).
 const maxGroupMembers = 1000
 
-var (
-	awsAccountID   = regexp.MustCompile(`^\d{12}$`)
-	azureSubID     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	azureSubIDCase = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-)
+var awsAccountID = regexp.MustCompile(`^\d{12}$`)
 
 // NewCloudGroupResource is cloudcost_cloud_group: a Cloud Group with its members.
 func NewCloudGroupResource() resource.Resource { return &cloudGroupResource{} }
@@ -64,9 +61,10 @@ func (r *cloudGroupResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
-				Required:    true,
-				Description: "Not blank, 1 to 100 characters, without surrounding whitespace; unique in the organization, case-insensitively.",
-				Validators:  []validator.String{trimmedName(100)},
+				Required: true,
+				Description: "Not blank; 1 to 100 characters once the service removes surrounding whitespace; unique in the organization, case-insensitively. " +
+					"State keeps the name as written while the service's name is the same trimmed.",
+				Validators: []validator.String{trimmedName(100)},
 			},
 			"description": schema.StringAttribute{
 				Optional:    true,
@@ -89,8 +87,9 @@ func (r *cloudGroupResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Optional:    true,
 				Computed:    true,
 				Default:     emptySet,
-				Description: "Members: Azure subscription IDs (GUIDs, in lower case, as the service stores them), each a connected subscription of the organization; default: none.",
-				Validators:  []validator.Set{setvalidator.ValueStringsAre(lowerCaseGUID{})},
+				Description: "Members: Azure subscription IDs (GUIDs, in either case: the service compares them case-insensitively and stores them in lower case; " +
+					"state keeps them as written), each a connected subscription of the organization; default: none.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(subscriptionGUID{})},
 			},
 			"source": schema.StringAttribute{
 				Computed:      true,
@@ -128,13 +127,14 @@ func (r *cloudGroupResource) Configure(_ context.Context, req resource.Configure
 }
 
 // members lists the model's accounts as the membership endpoint takes them, in a fixed order (the create
-// key hashes them).
+// key hashes them). Azure IDs go in the service's spelling, lower case, so one subscription written in two
+// cases is one member.
 func (m *cloudGroupModel) members(ctx context.Context, diags *diag.Diagnostics) []client.Member {
 	var aws, azure []string
 	diags.Append(m.AWSAccountIDs.ElementsAs(ctx, &aws, false)...)
 	diags.Append(m.AzureSubscriptionIDs.ElementsAs(ctx, &azure, false)...)
 	sort.Strings(aws)
-	sort.Strings(azure)
+	azure = foldedSet(azure)
 	out := make([]client.Member, 0, len(aws)+len(azure))
 	for _, id := range aws {
 		out = append(out, client.Member{Provider: "aws", AccountID: id})
@@ -145,22 +145,33 @@ func (m *cloudGroupModel) members(ctx context.Context, diags *diag.Diagnostics) 
 	return out
 }
 
-// fill sets the model from what the service answered (Read returns what Create and Update would plan).
-func (m *cloudGroupModel) fill(g *client.CloudGroup) {
+// fill puts the service's answer into m, keeping what m holds (the plan after a create or update, the prior
+// state after a refresh) for every field the answer only respells (keep_written.go): the name trimmed, Azure
+// IDs lower-cased. After an import m holds nothing written, so state takes the answer.
+func (m *cloudGroupModel) fill(ctx context.Context, g *client.CloudGroup, diags *diag.Diagnostics) {
 	var aws, azure []attr.Value
+	var answeredAzure []string
 	for _, member := range g.Members {
 		switch member.Provider {
 		case "aws":
 			aws = append(aws, types.StringValue(member.AccountID))
 		case "azure":
 			azure = append(azure, types.StringValue(strings.ToLower(member.AccountID)))
+			answeredAzure = append(answeredAzure, member.AccountID)
 		}
 	}
 	m.ID = types.StringValue(g.ID)
-	m.Name = types.StringValue(g.Name)
+	m.Name = keepWritten(m.Name, types.StringValue(g.Name), func(w, x types.String) bool { return !w.IsNull() && sameTrimmed(w.ValueString(), x.ValueString()) })
 	m.Description = types.StringValue(g.Description)
 	m.AWSAccountIDs = types.SetValueMust(types.StringType, nonNil(aws))
-	m.AzureSubscriptionIDs = types.SetValueMust(types.StringType, nonNil(azure))
+	m.AzureSubscriptionIDs = keepWritten(m.AzureSubscriptionIDs, types.SetValueMust(types.StringType, nonNil(azure)), func(w, _ types.Set) bool {
+		if w.IsNull() || w.IsUnknown() {
+			return false
+		}
+		var written []string
+		diags.Append(w.ElementsAs(ctx, &written, false)...)
+		return sameSubscriptionIDs(written, answeredAzure)
+	})
 	m.Source = types.StringValue(g.Source)
 	m.CreatedAt = types.StringValue(g.CreatedAt)
 	m.UpdatedAt = types.StringValue(g.UpdatedAt)
@@ -223,7 +234,7 @@ func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequ
 		}
 		group = updated
 	}
-	plan.fill(group)
+	plan.fill(ctx, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -246,7 +257,7 @@ func (r *cloudGroupResource) Read(ctx context.Context, req resource.ReadRequest,
 		AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group", err, nil)
 		return
 	}
-	state.fill(group)
+	state.fill(ctx, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -266,7 +277,8 @@ func (r *cloudGroupResource) Update(ctx context.Context, req resource.UpdateRequ
 	var err error
 	// Only what changed is sent: 1 PATCH and/or 1 PUT of the members.
 	var patch client.UpdateGroup
-	if !plan.Name.Equal(state.Name) {
+	// A respelling (surrounding spaces, the case of an Azure ID) is no change to the service: not sent.
+	if !sameTrimmed(plan.Name.ValueString(), state.Name.ValueString()) {
 		patch.Name = plan.Name.ValueStringPointer()
 	}
 	if !plan.Description.Equal(state.Description) {
@@ -278,7 +290,7 @@ func (r *cloudGroupResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	if !plan.AWSAccountIDs.Equal(state.AWSAccountIDs) || !plan.AzureSubscriptionIDs.Equal(state.AzureSubscriptionIDs) {
+	if !slices.Equal(members, state.members(ctx, &resp.Diagnostics)) {
 		if group, err = r.data.client.ReplaceMembers(ctx, id, members); err != nil {
 			AddAPIError(&resp.Diagnostics, "Could not set the Cloud Group's members", err, groupFieldPath(members))
 			return
@@ -290,7 +302,7 @@ func (r *cloudGroupResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	plan.fill(group)
+	plan.fill(ctx, group, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -14,19 +14,51 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
+const (
+	subscription      = "0b1f6471-1bf0-4dda-aec3-cb9272f09590"
+	subscriptionUpper = "0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"
+)
+
 func groupConfig(name, description string, aws string) string {
+	return groupConfigAzure(name, description, aws, subscription)
+}
+
+func groupConfigAzure(name, description, aws, azure string) string {
 	return header + fmt.Sprintf(`
 resource "cloudcost_cloud_group" "g" {
   name            = %q
   description     = %q
   aws_account_ids = [%s]
-  azure_subscription_ids = ["0b1f6471-1bf0-4dda-aec3-cb9272f09590"]
+  azure_subscription_ids = [%q]
 }
-`, name, description, aws)
+`, name, description, aws, azure)
 }
 
+// groupAsStored is the group as the service holds it.
+func groupAsStored(t *testing.T, id string) (name string, azure []string) {
+	t.Helper()
+	var g struct {
+		Name    string
+		Members []struct{ Provider, AccountID string }
+	}
+	if status := sandbox.api(t, "GET", "/groups/"+id, nil, &g); status != 200 {
+		t.Fatalf("reading the group: %d", status)
+	}
+	for _, m := range g.Members {
+		if m.Provider == "azure" {
+			azure = append(azure, m.AccountID)
+		}
+	}
+	return g.Name, azure
+}
+
+const groupAddress = "cloudcost_cloud_group.g"
+
 // The resource's life with OpenTofu: create, the plan after apply empty, update in place, drift shown and
-// restored, import by import block with generated configuration planning no changes, destroy.
+// restored, import by import block with generated configuration planning no changes, destroy. The first
+// configuration is written the way people write: a name with surrounding spaces, an Azure subscription in
+// upper case. The service answers both in its own form; state keeps what was written, so the plan after
+// apply and after a refresh are empty, and a change made outside still shows.
 func TestAccCloudGroup(t *testing.T) {
 	acceptance(t)
 	var id string
@@ -41,20 +73,104 @@ func TestAccCloudGroup(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// Order and duplicates of a set never show as a diff.
-				Config: groupConfig("tfacc-platform", "first", `"444455556666", "111122223333", "111122223333"`),
+				Config: groupConfigAzure("  tfacc-platform ", "first", `"444455556666", "111122223333", "111122223333"`, subscriptionUpper),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloudcost_cloud_group.g", plancheck.ResourceActionCreate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionCreate)},
 					// terraform-plugin-testing also fails the step when the plan after apply is not empty.
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("cloudcost_cloud_group.g", tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^grp_`))),
-					statecheck.ExpectKnownValue("cloudcost_cloud_group.g", tfjsonpath.New("aws_account_ids"),
+					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^grp_`))),
+					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("name"), knownvalue.StringExact("  tfacc-platform ")),
+					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("aws_account_ids"),
 						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("111122223333"), knownvalue.StringExact("444455556666")})),
-					statecheck.ExpectKnownValue("cloudcost_cloud_group.g", tfjsonpath.New("source"), knownvalue.StringExact("api")),
+					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("azure_subscription_ids"),
+						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(subscriptionUpper)})),
+					statecheck.ExpectKnownValue(groupAddress, tfjsonpath.New("source"), knownvalue.StringExact("api")),
 				},
 				Check: func(s *terraform.State) error {
-					id = s.RootModule().Resources["cloudcost_cloud_group.g"].Primary.ID
+					id = s.RootModule().Resources[groupAddress].Primary.ID
+					// The service holds its own form: what state keeps is the spelling, not another value.
+					if name, azure := groupAsStored(t, id); name != "tfacc-platform" || len(azure) != 1 || azure[0] != subscription {
+						return fmt.Errorf("the service should hold the trimmed name and the lower-case ID, holds %q %v", name, azure)
+					}
+					return nil
+				},
+			},
+			{
+				// A refresh of the written spelling changes nothing.
+				RefreshState:      true,
+				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(groupAddress, "name", "  tfacc-platform "),
+					resource.TestCheckTypeSetElemAttr(groupAddress, "azure_subscription_ids.*", subscriptionUpper),
+				),
+			},
+			{
+				// `tofu import` has nothing written to keep: the state it writes holds the service's form.
+				ResourceName: groupAddress,
+				ImportState:  true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("imported %d objects", len(states))
+					}
+					a := states[0].Attributes
+					if a["name"] != "tfacc-platform" || a["azure_subscription_ids.#"] != "1" || a["azure_subscription_ids.0"] != subscription {
+						return fmt.Errorf("imported name %q, subscriptions %q %q", a["name"], a["azure_subscription_ids.#"], a["azure_subscription_ids.0"])
+					}
+					return nil
+				},
+			},
+			{
+				// A change made outside still shows behind the written spelling: renamed, the subscription removed.
+				PreConfig: func() {
+					if status := sandbox.api(t, "PATCH", "/groups/"+id, map[string]string{"name": "tfacc-platform-outside"}, nil); status != 200 {
+						t.Fatalf("renaming the group outside: %d", status)
+					}
+					members := []map[string]string{{"provider": "aws", "accountId": "111122223333"}, {"provider": "aws", "accountId": "444455556666"}}
+					if status := sandbox.api(t, "PUT", "/groups/"+id+"/members", map[string]any{"members": members}, nil); status != 200 {
+						t.Fatalf("changing the members outside: %d", status)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(groupAddress, "name", "tfacc-platform-outside"),
+					resource.TestCheckResourceAttr(groupAddress, "azure_subscription_ids.#", "0"),
+				),
+			},
+			{
+				// Apply puts the written configuration back; the plan after it is empty again.
+				Config: groupConfigAzure("  tfacc-platform ", "first", `"444455556666", "111122223333"`, subscriptionUpper),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(s *terraform.State) error {
+					if name, azure := groupAsStored(t, id); name != "tfacc-platform" || len(azure) != 1 || azure[0] != subscription {
+						return fmt.Errorf("apply should restore the group, the service holds %q %v", name, azure)
+					}
+					return nil
+				},
+			},
+			{
+				// Writing the service's own spelling instead is an update in Terraform's eyes (the configuration
+				// changed) but no change to the service: nothing is sent but a read.
+				PreConfig: sandbox.resetCounts,
+				Config:    groupConfig("tfacc-platform", "first", `"444455556666", "111122223333"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(groupAddress, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(s *terraform.State) error {
+					for request := range sandbox.snapshot() {
+						if strings.HasPrefix(request, "PATCH ") || strings.HasPrefix(request, "PUT ") || strings.HasPrefix(request, "POST ") {
+							return fmt.Errorf("a respelling sent %s", request)
+						}
+					}
 					return nil
 				},
 			},
@@ -113,15 +229,12 @@ func TestAccCloudGroup(t *testing.T) {
 func TestAccCloudGroupValidation(t *testing.T) {
 	acceptance(t)
 	for _, c := range []struct{ config, says string }{
-		{groupConfig(" padded", "", ""), "must not begin or end with whitespace"},
+		{groupConfig("   ", "", ""), "must not be blank"},
+		{groupConfig("  "+strings.Repeat("n", 101)+" ", "", ""), "must be at most 100 characters after trimming surrounding whitespace (got 101)"},
 		{groupConfig("x", "", `"12345"`), "must be a 12-digit AWS account ID"},
+		{groupConfigAzure("x", "", "", "0B1F6471-1BF0-4DDA-AEC3"), "must be an Azure subscription ID (a GUID)"},
 		// 300 emoji are 300 characters to Go and 600 to the service, whose limits are JavaScript lengths.
 		{groupConfig("x", strings.Repeat("\U0001F4B0", 300), ""), "must be at most 500 characters (got 600"},
-		{header + `
-resource "cloudcost_cloud_group" "g" {
-  name                   = "x"
-  azure_subscription_ids = ["0B1F6471-1BF0-4DDA-AEC3-CB9272F09590"]
-}`, `lower case: write`},
 	} {
 		sandbox.resetCounts()
 		resource.Test(t, resource.TestCase{

@@ -24,15 +24,22 @@ func sameTrimmed(a, b string) bool { return strings.TrimSpace(a) == strings.Trim
 func sameCents(a, b float64) bool { return math.Round(a*100) == math.Round(b*100) }
 
 // canonicalEmails is a recipient set as the service compares it.
-func canonicalEmails(xs []string) []string {
+func canonicalEmails(xs []string) []string { return foldedSet(xs) }
+
+func sameEmails(a, b []string) bool { return equalStrings(canonicalEmails(a), canonicalEmails(b)) }
+
+// sameSubscriptionIDs: Azure subscription IDs are GUIDs the service compares case-insensitively (and
+// answers in lower case), as a set.
+func sameSubscriptionIDs(a, b []string) bool { return equalStrings(foldedSet(a), foldedSet(b)) }
+
+// foldedSet is a set of strings the service trims and lower-cases: sorted, duplicates removed.
+func foldedSet(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = strings.ToLower(strings.TrimSpace(x))
 	}
 	return sortedSet(out)
 }
-
-func sameEmails(a, b []string) bool { return equalStrings(canonicalEmails(a), canonicalEmails(b)) }
 
 func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {

@@ -30,12 +30,12 @@ func leadingIndex(rest string) (int, bool) {
 }
 
 // trimmedName is the contract's TrimmedName(max): the service removes surrounding whitespace and then wants
-// 1 to max characters. Whitespace around the value is refused at plan time instead of trimmed, because the
-// value would come back other than configured (an error of the provider in Terraform's eyes).
+// 1 to max characters. Surrounding whitespace is allowed: state keeps the name as written when the service's
+// answer is the same name trimmed (keep_written.go).
 type trimmedName int
 
 func (t trimmedName) Description(context.Context) string {
-	return "not blank, at most " + itoa(int(t)) + " characters, without surrounding whitespace"
+	return "not blank, at most " + itoa(int(t)) + " characters once surrounding whitespace is removed"
 }
 func (t trimmedName) MarkdownDescription(ctx context.Context) string { return t.Description(ctx) }
 
@@ -43,16 +43,12 @@ func (t trimmedName) ValidateString(_ context.Context, req validator.StringReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	v := req.ConfigValue.ValueString()
-	switch trimmed := strings.TrimSpace(v); {
+	switch trimmed := strings.TrimSpace(req.ConfigValue.ValueString()); {
 	case trimmed == "":
 		resp.Diagnostics.AddAttributeError(req.Path, "Blank name", "must not be blank")
-	case trimmed != v:
-		resp.Diagnostics.AddAttributeError(req.Path, "Whitespace around the name",
-			"must not begin or end with whitespace (the service would remove it): write "+strconv.Quote(trimmed))
-	case utf16Length(v) > int(t):
+	case utf16Length(trimmed) > int(t):
 		resp.Diagnostics.AddAttributeError(req.Path, "Name too long",
-			"must be at most "+itoa(int(t))+" characters (got "+itoa(utf16Length(v))+")")
+			"must be at most "+itoa(int(t))+" characters after trimming surrounding whitespace (got "+itoa(utf16Length(trimmed))+")")
 	}
 }
 
@@ -78,26 +74,20 @@ func (m maxLength) ValidateString(_ context.Context, req validator.StringRequest
 	}
 }
 
-// lowerCaseGUID: Azure subscription IDs compare case-insensitively and the service stores them in lower
-// case, so an upper-case ID would come back changed; it is refused with the value to write.
-type lowerCaseGUID struct{}
+// subscriptionGUID: an Azure subscription ID in either case. The service compares them case-insensitively
+// and answers them in lower case; state keeps the spelling written (keep_written.go).
+type subscriptionGUID struct{}
 
-func (lowerCaseGUID) Description(context.Context) string {
-	return "an Azure subscription ID (a GUID) in lower case"
+func (subscriptionGUID) Description(context.Context) string {
+	return "an Azure subscription ID (a GUID), in either case"
 }
-func (l lowerCaseGUID) MarkdownDescription(ctx context.Context) string { return l.Description(ctx) }
+func (g subscriptionGUID) MarkdownDescription(ctx context.Context) string { return g.Description(ctx) }
 
-func (lowerCaseGUID) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (subscriptionGUID) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	v := req.ConfigValue.ValueString()
-	switch {
-	case azureSubID.MatchString(v):
-	case azureSubIDCase.MatchString(v):
-		resp.Diagnostics.AddAttributeError(req.Path, "Subscription ID not in lower case",
-			"the service stores subscription IDs in lower case: write "+strconv.Quote(strings.ToLower(v)))
-	default:
+	if v := req.ConfigValue.ValueString(); !azureSubscription.MatchString(v) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Not an Azure subscription ID", "must be an Azure subscription ID (a GUID); got "+strconv.Quote(v))
 	}
 }
