@@ -20,13 +20,13 @@ it("generates bindings from the provider, synthesizes, and applies and destroys 
   };
   const before = await organizationIds(f.api);
   await ok("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
-  await ok("npx", ["cdktf", "get"]);
+  await ok("npm", ["run", "get"]);
   // The bindings come from this provider's schema, as OpenTofu installed it from the mirror (versions.json is
   // the provider selection `tofu version -json` reported to cdktf).
   const versions = JSON.parse(readFileSync(join(dir, ".gen", "versions.json"), "utf8")) as Record<string, string>;
   expect(versions).toEqual({ "registry.opentofu.org/cloudcost/cloudcost": "0.1.0" });
   expect(existsSync(join(dir, ".gen", "providers", "cloudcost", "budget-alert", "index.ts"))).toBe(true);
-  await ok("npx", ["cdktf", "synth"]);
+  await ok("npm", ["run", "synth"]);
 
   const stack = join(dir, "cdktf.out", "stacks", "quickstart");
   const synthesized = JSON.parse(readFileSync(join(stack, "cdk.tf.json"), "utf8")) as { resource: Record<string, Record<string, unknown>> };

@@ -39,7 +39,7 @@ export interface TerraformFixture {
   workspace(folder: string): string;
   /** `tofu ARGS` in `dir`; `-no-color` and `-input=false` where the command takes them. */
   tofu(dir: string, args: string[], env?: Record<string, string>): Promise<TofuResult>;
-  /** Any command in `dir` with the same environment (npm, npx cdktf). */
+  /** Any command in `dir` with the same environment (npm ci, npm run get, npm run synth). */
   run(dir: string, command: string, args: string[], env?: Record<string, string>): Promise<TofuResult>;
 }
 
