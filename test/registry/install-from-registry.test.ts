@@ -13,7 +13,7 @@
  * (`node26-registry`, .ci/run). Locally: `npm run build && CLOUDCOST_REGISTRY=1 npx jest test/registry`.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -35,8 +35,17 @@ import { type LocalRegistry, startRegistry } from "./verdaccio";
 const enabled = process.env.CLOUDCOST_REGISTRY === "1";
 const REPO = resolve(__dirname, "..", "..");
 const PUBLISHED = ["api", "provider", "policies", "sandbox"];
-/** Examples that are a stand-alone program with their own package.json (custom-policy-pack is a pack source only type-checked in the repository). */
-const EXAMPLES = readdirSync(join(REPO, "examples")).filter((name) => existsSync(join(REPO, "examples", name, "package.json")));
+/**
+ * Examples that are a stand-alone program on our published packages, with their own package.json (custom-policy-pack
+ * is a pack source only type-checked in the repository; cdktf-typescript uses none of our npm packages — it is the
+ * Terraform provider's example, installed from its own lockfile in CI's terraform lane).
+ */
+const EXAMPLES = readdirSync(join(REPO, "examples")).filter((name) => {
+  const manifest = join(REPO, "examples", name, "package.json");
+  if (!existsSync(manifest)) return false;
+  const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, Record<string, string>>;
+  return Object.keys({ ...dependencies, ...devDependencies }).some((dep) => dep.startsWith("@cloudcost/"));
+});
 const INSTALL_TIMEOUT_MS = 300_000;
 /** The sandbox's command as the READMEs print it (test/docs/npx-commands.test.ts). */
 const SANDBOX_NPX = ["--package", "@cloudcost/sandbox", "cloudcost-sandbox"];
@@ -323,8 +332,16 @@ afterAll(async () => {
       const ours = ourCommands(REPO);
       const printed = printedNpxCommands(REPO).filter((c) => ours.has(c.bin));
       const distinct = new Map(printed.map((c) => [`${c.packages.join(" ")} ${c.bin}`, c]));
-      expect([...distinct.keys()].sort()).toEqual(["@cloudcost/pulumi cloudcost-pulumi", "@cloudcost/sandbox cloudcost-sandbox"]);
-      const installedIn: Record<string, string> = { "@cloudcost/pulumi": "provider", "@cloudcost/sandbox": "sandbox" };
+      expect([...distinct.keys()].sort()).toEqual([
+        "@cloudcost/policies cloudcost-policies",
+        "@cloudcost/pulumi cloudcost-pulumi",
+        "@cloudcost/sandbox cloudcost-sandbox",
+      ]);
+      const installedIn: Record<string, string> = {
+        "@cloudcost/policies": "policies",
+        "@cloudcost/pulumi": "provider",
+        "@cloudcost/sandbox": "sandbox",
+      };
       for (const c of distinct.values()) {
         const pkg = c.packages[0]!;
         // As printed up to the command's own arguments (serve would not end): --help instead.
