@@ -423,64 +423,37 @@ func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateReq
 	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
 }
 
+// object is this resource's calls on the API, for the Read, Update and Delete it shares with the other
+// resource that carries a webhook (webhook_object.go).
+func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client.AlertInput] {
+	return webhookObject[*client.BudgetAlert, client.AlertInput]{
+		noun: "budget alert", sets: alertSets,
+		get: r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
+	}
+}
+
+func (m *budgetAlertModel) objectID() string         { return m.ID.ValueString() }
+func (m *budgetAlertModel) webhookURL() types.String { return m.WebhookURL }
+
 func (r *budgetAlertResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m budgetAlertModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.data.client.GetAlert(ctx, m.ID.ValueString())
-	if client.IsNotFound(err) {
-		resp.State.RemoveResource(ctx) // deleted outside: the next plan creates it again
-		return
-	}
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not read the budget alert "+m.ID.ValueString(), err, alertSets)
-		return
-	}
-	// A URL set through webhook_url_wo never reaches state. An import cannot tell the two apart and stores
-	// it in the sensitive webhook_url.
-	writeOnly, diags := webhookWasWriteOnly(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	m.fromAPI(a, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readWebhookObject[budgetAlertModel](ctx, r.object(), req, resp)
 }
 
 func (r *budgetAlertResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m budgetAlertModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	updated, err := r.data.client.ReplaceAlert(ctx, m.ID.ValueString(), m.request(webhook))
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not update the budget alert "+m.ID.ValueString(), err, alertSets)
-		return
-	}
-	m.fromAPI(updated, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	updateWebhookObject[budgetAlertModel](ctx, r.object(), req, resp)
 }
 
 func (r *budgetAlertResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m budgetAlertModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.data.client.DeleteAlert(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
-		AddAPIError(&resp.Diagnostics, "Could not delete the budget alert "+m.ID.ValueString(), err, alertSets)
-	}
+	deleteWebhookObject[budgetAlertModel](ctx, r.object(), req, resp)
 }
 
 func (r *budgetAlertResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

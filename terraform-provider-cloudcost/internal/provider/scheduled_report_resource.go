@@ -251,62 +251,37 @@ func (r *scheduledReportResource) Create(ctx context.Context, req resource.Creat
 	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
 }
 
+// object is this resource's calls on the API, for the Read, Update and Delete it shares with the other
+// resource that carries a webhook (webhook_object.go).
+func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport, client.ReportInput] {
+	return webhookObject[*client.ScheduledReport, client.ReportInput]{
+		noun: "scheduled report", sets: reportSets,
+		get: r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
+	}
+}
+
+func (m *scheduledReportModel) objectID() string         { return m.ID.ValueString() }
+func (m *scheduledReportModel) webhookURL() types.String { return m.WebhookURL }
+
 func (r *scheduledReportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m scheduledReportModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.data.client.GetReport(ctx, m.ID.ValueString())
-	if client.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not read the scheduled report "+m.ID.ValueString(), err, reportSets)
-		return
-	}
-	writeOnly, diags := webhookWasWriteOnly(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	m.fromAPI(a, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readWebhookObject[scheduledReportModel](ctx, r.object(), req, resp)
 }
 
 func (r *scheduledReportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m scheduledReportModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	updated, err := r.data.client.ReplaceReport(ctx, m.ID.ValueString(), m.request(webhook))
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not update the scheduled report "+m.ID.ValueString(), err, reportSets)
-		return
-	}
-	m.fromAPI(updated, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	updateWebhookObject[scheduledReportModel](ctx, r.object(), req, resp)
 }
 
 func (r *scheduledReportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m scheduledReportModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.data.client.DeleteReport(ctx, m.ID.ValueString()); err != nil && !client.IsNotFound(err) {
-		AddAPIError(&resp.Diagnostics, "Could not delete the scheduled report "+m.ID.ValueString(), err, reportSets)
-	}
+	deleteWebhookObject[scheduledReportModel](ctx, r.object(), req, resp)
 }
 
 func (r *scheduledReportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/internal/client"
+)
+
+// webhookObject is what the budget alert and the scheduled report have in common: an object of the API that is
+// read, replaced in place (PUT) and deleted by id, and that may carry a webhook URL, plain or write-only. Their
+// Read, Update and Delete are the functions below (called once the provider is configured: the calls are bound to
+// its client); only the calls, the noun and the set attributes differ.
+type webhookObject[A any, Q any] struct {
+	noun    string                         // "budget alert": what a diagnostic calls it
+	sets    func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
+	get     func(context.Context, string) (A, error)
+	replace func(context.Context, string, Q) (A, error)
+	remove  func(context.Context, string) error
+}
+
+// webhookModel is a resource model whose pointer turns itself into a request and takes the API's answer.
+type webhookModel[M any, A any, Q any] interface {
+	*M
+	objectID() string
+	webhookURL() types.String
+	request(webhook *string) Q
+	fromAPI(a A, writeOnlyWebhook bool)
+}
+
+func readWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := P(&m).objectID()
+	a, err := o.get(ctx, id)
+	if client.IsNotFound(err) {
+		resp.State.RemoveResource(ctx) // deleted outside: the next plan creates it again
+		return
+	}
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not read the "+o.noun+" "+id, err, o.sets)
+		return
+	}
+	// A URL set through webhook_url_wo never reaches state. An import cannot tell the two apart and stores
+	// it in the sensitive webhook_url.
+	writeOnly, diags := webhookWasWriteOnly(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	P(&m).fromAPI(a, writeOnly)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func updateWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	webhook, writeOnly := webhookOf(ctx, P(&m).webhookURL(), req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := P(&m).objectID()
+	updated, err := o.replace(ctx, id, P(&m).request(webhook))
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not update the "+o.noun+" "+id, err, o.sets)
+		return
+	}
+	P(&m).fromAPI(updated, writeOnly)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+}
+
+func deleteWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := P(&m).objectID()
+	if err := o.remove(ctx, id); err != nil && !client.IsNotFound(err) {
+		AddAPIError(&resp.Diagnostics, "Could not delete the "+o.noun+" "+id, err, o.sets)
+	}
+}
