@@ -390,45 +390,19 @@ func (m *budgetAlertModel) fromAPI(a *client.BudgetAlert, writeOnlyWebhook bool)
 }
 
 func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m budgetAlertModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	body := m.request(webhook)
-	key, err := r.data.keys.Next("cloudcost_budget_alert", body)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create the budget alert", err.Error())
-		return
-	}
-	var replayed bool
-	created, err := r.data.client.CreateAlert(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not create the budget alert", err, alertSets)
-		return
-	}
-	if replayed {
-		// The answer an interrupted apply got: read what the object is now.
-		if created, err = r.data.client.GetAlert(ctx, created.ID); err != nil {
-			AddAPIError(&resp.Diagnostics, "Could not read the budget alert an earlier, interrupted apply created", err, nil)
-			return
-		}
-	}
-	m.fromAPI(created, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	createWebhookObject[budgetAlertModel](ctx, r.object(), r.data.keys, req, resp)
 }
 
-// object is this resource's calls on the API, for the Read, Update and Delete it shares with the other
+// object is this resource's calls on the API, for the Create, Read, Update and Delete it shares with the other
 // resource that carries a webhook (webhook_object.go).
 func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client.AlertInput] {
 	return webhookObject[*client.BudgetAlert, client.AlertInput]{
-		noun: "budget alert", sets: alertSets,
-		get: r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
+		typeName: "cloudcost_budget_alert", noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
+		sets: alertSets,
+		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
 	}
 }
 

@@ -218,45 +218,19 @@ func (m *scheduledReportModel) fromAPI(a *client.ScheduledReport, writeOnlyWebho
 }
 
 func (r *scheduledReportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m scheduledReportModel
 	if !ready(r.data, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	webhook, writeOnly := webhookOf(ctx, m.WebhookURL, req.Config, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	body := m.request(webhook)
-	key, err := r.data.keys.Next("cloudcost_scheduled_report", body)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create the scheduled report", err.Error())
-		return
-	}
-	var replayed bool
-	created, err := r.data.client.CreateReport(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
-	if err != nil {
-		AddAPIError(&resp.Diagnostics, "Could not create the scheduled report", err, reportSets)
-		return
-	}
-	if replayed {
-		// The answer an interrupted apply got: read what the object is now.
-		if created, err = r.data.client.GetReport(ctx, created.ID); err != nil {
-			AddAPIError(&resp.Diagnostics, "Could not read the scheduled report an earlier, interrupted apply created", err, nil)
-			return
-		}
-	}
-	m.fromAPI(created, writeOnly)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	createWebhookObject[scheduledReportModel](ctx, r.object(), r.data.keys, req, resp)
 }
 
-// object is this resource's calls on the API, for the Read, Update and Delete it shares with the other
+// object is this resource's calls on the API, for the Create, Read, Update and Delete it shares with the other
 // resource that carries a webhook (webhook_object.go).
 func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport, client.ReportInput] {
 	return webhookObject[*client.ScheduledReport, client.ReportInput]{
-		noun: "scheduled report", sets: reportSets,
-		get: r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
+		typeName: "cloudcost_scheduled_report", noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
+		sets: reportSets,
+		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
 	}
 }
 

@@ -12,14 +12,17 @@ import (
 
 // webhookObject is what the budget alert and the scheduled report have in common: an object of the API that is
 // read, replaced in place (PUT) and deleted by id, and that may carry a webhook URL, plain or write-only. Their
-// Read, Update and Delete are the functions below (called once the provider is configured: the calls are bound to
+// Create, Read, Update and Delete are the functions below (called once the provider is configured: the calls are bound to
 // its client); only the calls, the noun and the set attributes differ.
 type webhookObject[A any, Q any] struct {
-	noun    string                         // "budget alert": what a diagnostic calls it
-	sets    func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
-	get     func(context.Context, string) (A, error)
-	replace func(context.Context, string, Q) (A, error)
-	remove  func(context.Context, string) error
+	typeName string                         // "cloudcost_budget_alert": part of every create key (create_key.go)
+	noun     string                         // "budget alert": what a diagnostic calls it
+	sets     func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
+	idOf     func(A) string
+	create   func(context.Context, Q, *client.CreateOptions) (A, error)
+	get      func(context.Context, string) (A, error)
+	replace  func(context.Context, string, Q) (A, error)
+	remove   func(context.Context, string) error
 }
 
 // webhookModel is a resource model whose pointer turns itself into a request and takes the API's answer.
@@ -29,6 +32,37 @@ type webhookModel[M any, A any, Q any] interface {
 	webhookURL() types.String
 	request(webhook *string) Q
 	fromAPI(a A, writeOnlyWebhook bool)
+}
+
+func createWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], keys *CreateKeys, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	webhook, writeOnly := webhookOf(ctx, P(&m).webhookURL(), req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := P(&m).request(webhook)
+	key, err := keys.Next(o.typeName, body)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create the "+o.noun, err.Error())
+		return
+	}
+	var replayed bool
+	created, err := o.create(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Could not create the "+o.noun, err, o.sets)
+		return
+	}
+	if replayed {
+		// The answer an interrupted apply got: read what the object is now.
+		if created, err = o.get(ctx, o.idOf(created)); err != nil {
+			AddAPIError(&resp.Diagnostics, "Could not read the "+o.noun+" an earlier, interrupted apply created", err, nil)
+			return
+		}
+	}
+	P(&m).fromAPI(created, writeOnly)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
 }
 
 func readWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.ReadRequest, resp *resource.ReadResponse) {
