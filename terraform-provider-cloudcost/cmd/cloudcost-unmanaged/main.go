@@ -1,7 +1,8 @@
 // Command cloudcost-unmanaged lists what the organization holds but no Terraform state manages: first the
 // objects this configuration's own creates made in the last 24 hours (found by its create-key prefix, see
-// internal/provider/create_key.go) — the leftovers of an interrupted apply the create key could not
-// recognise — then, with -all, every group, alert and report of the organization.
+// internal/provider/create_key.go) — the leftovers of an interrupted apply, which the next apply never
+// recognises (a create key is never sent by two processes) — then, with -all, every group, alert and report
+// of the organization.
 //
 //	tofu show -json > state.json
 //	go run ./cmd/cloudcost-unmanaged -state state.json -dir "$PWD"   # from terraform-provider-cloudcost/

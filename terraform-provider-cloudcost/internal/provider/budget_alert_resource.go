@@ -283,7 +283,8 @@ func (m *budgetAlertModel) request(webhook *string) client.AlertInput {
 	if m.AutoAdjust != nil {
 		in.AutoAdjust = &client.AutoAdjust{LookbackPeriods: int(m.AutoAdjust.LookbackPeriods)}
 	}
-	// Sets in a fixed order: the create key hashes the body, and a retry must send the same bytes.
+	// Sets in a fixed order: one configuration sends the same bytes however the CLI orders a set (what the
+	// logs and the request counts of the tests compare).
 	sort.Strings(in.Recipients)
 	sort.Slice(in.Thresholds, func(i, j int) bool { return thresholdOrder(in.Thresholds[i]) < thresholdOrder(in.Thresholds[j]) })
 	for _, t := range in.Thresholds {
@@ -400,7 +401,7 @@ func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateReq
 // resource that carries a webhook (webhook_object.go).
 func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client.AlertInput] {
 	return webhookObject[*client.BudgetAlert, client.AlertInput]{
-		typeName: "cloudcost_budget_alert", noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
+		noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
 		sets: alertSets,
 		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
 	}

@@ -1,12 +1,9 @@
 package provider_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"regexp"
-	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -308,76 +305,5 @@ func changeAlertOutside(t *testing.T, api *client.Client) {
 func deleteAlertOutside(t *testing.T, api *client.Client) {
 	if err := api.DeleteAlert(context.Background(), onlyAlert(t, api).ID); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// An alert's name is not unique, so without the create key an apply killed after the service answered the
-// create, then applied again, would leave two alerts silently. With it: one alert, in the state, plan empty.
-func TestAccInterruptedAlertApplyLeavesNoDuplicate(t *testing.T) {
-	acceptance(t)
-	const name = "tfacc-interrupted-alert"
-	d := newTofuDir(t, `
-resource "cloudcost_budget_alert" "a" {
-  name       = "`+name+`"
-  amount     = 100
-  thresholds = [{ percent = 100, basis = "actual" }, { percent = 90, basis = "forecast", recipients = ["B@example.com", "a@example.com"] }]
-  recipients = ["finops@example.com"]
-}
-`)
-	cmd := d.command("apply", "-auto-approve")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	var once sync.Once
-	killed := make(chan struct{})
-	sandbox.setOnAnswer(func(method, path string, status int) {
-		if method == "POST" && path == "/api/v1/alerts" && status == 201 {
-			once.Do(func() {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				close(killed)
-			})
-		}
-	})
-	defer sandbox.setOnAnswer(nil)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	select {
-	case <-killed:
-	default:
-		t.Fatalf("the create was never answered; tofu ended with %v\n%s", err, out.String())
-	}
-	sandbox.setOnAnswer(nil)
-	api := testAPI(t)
-	named := func() []string {
-		alerts, err := api.ListAlerts(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []string
-		for _, a := range alerts {
-			if a.Name == name {
-				ids = append(ids, a.ID)
-			}
-		}
-		return ids
-	}
-	made := named()
-	if len(made) != 1 || len(d.stateIDs(t)) != 0 {
-		t.Fatalf("the killed apply should have made one alert and written no state: %v, %v", made, d.stateIDs(t))
-	}
-	d.mustRun(t, "apply", "-auto-approve")
-	if after := named(); len(after) != 1 || after[0] != made[0] {
-		t.Fatalf("duplicates: before the second apply %v, after %v", made, after)
-	}
-	if ids := d.stateIDs(t); ids["cloudcost_budget_alert.a"] != made[0] {
-		t.Fatalf("the state should hold %s, holds %v", made[0], ids)
-	}
-	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
-		t.Errorf("the plan after the repaired apply should be empty (exit 0), got %d", code)
-	}
-	d.mustRun(t, "destroy", "-auto-approve")
-	if left := named(); len(left) != 0 {
-		t.Errorf("destroy left %v", left)
 	}
 }

@@ -202,25 +202,23 @@ func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	body := client.CreateGroup{Name: plan.Name.ValueString(), Description: plan.Description.ValueString()}
-	// The key covers the members too: a create is the POST and the PUT of its members together.
-	key, err := r.data.keys.Next("cloudcost_cloud_group", struct {
-		client.CreateGroup
-		Members []client.Member `json:"members"`
-	}{body, members})
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create the Cloud Group", err.Error())
-		return
-	}
 	var replayed bool
-	group, err := r.data.client.CreateGroup(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	group, err := r.data.client.CreateGroup(ctx, body, &client.CreateOptions{IdempotencyKey: r.data.keys.Next(), Replayed: &replayed})
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Could not create the Cloud Group", err, groupFieldPath(members))
+		if hasFieldCode(err, "duplicate_name") {
+			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?",
+				"If an earlier apply of this configuration was interrupted after the service made this group and before the state recorded it, "+
+					"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
+					"what this configuration's creates made that no state holds, each with the import block that adopts it.")
+		}
 		return
 	}
 	if replayed {
-		// The answer is the one an interrupted apply got: read what the group is now.
+		// An earlier attempt of this very create made it, and its answer was lost (create_key.go): read what
+		// the group is now.
 		if group, err = r.data.client.GetGroup(ctx, group.ID); err != nil {
-			AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group an earlier, interrupted apply created", err, nil)
+			AddAPIError(&resp.Diagnostics, "Could not read the Cloud Group an earlier attempt of this create made", err, nil)
 			return
 		}
 	}

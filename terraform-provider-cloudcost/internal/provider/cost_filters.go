@@ -74,7 +74,7 @@ func (f *costFiltersModel) toAPI() *client.CostFilters {
 	if f == nil {
 		return nil
 	}
-	// Sorted copies: a fixed order for the create key's hash; the service compares them as sets.
+	// Sorted copies: one configuration sends the same bytes; the service compares them as sets.
 	sorted := func(xs []string) []string {
 		if xs == nil {
 			return nil

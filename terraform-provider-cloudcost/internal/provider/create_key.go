@@ -1,49 +1,53 @@
 package provider
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
+	"strings"
+	"sync/atomic"
 )
 
-// CreateKeys derives the Idempotency-Key of every create, so that the `tofu apply` that follows an
-// interrupted one (killed after the service answered a create, before the state was written) sends the same
-// key and gets the first object back instead of making a second. Terraform gives a provider no resource
-// address, so the key is derived from what an apply and its retry share:
+// CreateKeys derives the Idempotency-Key of every create (issue 37):
 //
-//		key = "tf." + H(scope)[:16] + "." + H(type, request body, n)[:32]
+//	key = "tf." + H(scope)[:16] + "." + H(run, n)[:32]
 //
-//	  - scope: create_key_scope (or CLOUDCOST_CREATE_KEY_SCOPE), else the root module's directory (the working
-//	    directory OpenTofu starts the provider in). It keeps two configurations of one organization apart; the
-//	    service keeps keys per organization already. It is a fixed prefix, so `GET /idempotency-keys?prefix=tf.<H>.`
-//	    lists every object this configuration's creates made in the last 24 hours.
-//	  - type and request body: the exact JSON the create sends (sensitive values only as part of the hash), so a
-//	    create with other values is another create, and the service never sees one key with two bodies (a 422).
-//	    Callers put sets in a fixed order.
-//	  - n: how many creates of the same type and body this provider process made before, so two identical
-//	    resources in one configuration get two keys and two objects — never one object under two addresses. They
-//	    are interchangeable, so which of them gets which object on a retry does not matter.
+// A key is answered with an earlier object only when the service saw the same key before, and the service
+// answers whoever sends it. So a key must name one create of one resource instance, and nothing else: a key
+// two instances could both send gives them one object, and the next destroy of either deletes the other's
+// budget while reporting success. Terraform gives a provider neither the resource's address nor the state, so
+// nothing the provider sees tells a retry of an interrupted create from its twin — another address with the same
+// values (a renamed address, a `create_before_destroy` replacement, a second workspace, a copied directory, an
+// identical resource added later). Hence:
 //
-// Where it cannot help (README, "If tofu apply is interrupted"): a retry after the configuration's values of an
-// interrupted create changed, from another directory without create_key_scope, or more than 24 hours later
-// makes a new object; the listing by prefix finds the leftover. And an identical resource (same type and body)
-// added to a configuration in a later apply, within 24 hours of its twin's create, would be answered with the
-// twin's object: the provider sees neither the state nor the other addresses. Change one value of it (its name)
-// to tell them apart.
+//   - run: a random value drawn once per provider process (one `tofu apply`). A key is never sent by two
+//     processes, so no create is ever answered with an object another address, workspace or configuration holds.
+//     Within the process, the transport's retries of one create (a timeout, a dropped connection, a 5xx) send
+//     the same key: the object made by an attempt whose answer was lost is the one the create gets.
+//   - n: how many creates this process began before this one, so two creates of one apply (two identical
+//     resources among them) never share a key. The values sent are not part of it: a key is never reused, so
+//     the service never sees one key with two bodies.
+//   - scope: create_key_scope (or CLOUDCOST_CREATE_KEY_SCOPE), else the root module's directory and the
+//     selected workspace. It names the configuration, not the create: a fixed prefix, so
+//     `GET /idempotency-keys?prefix=tf.<H>.` lists every object this configuration's creates made in the last 24
+//     hours, which is how `cloudcost-unmanaged` finds what an interrupted apply left (README, "If tofu apply is
+//     interrupted"). With the workspace in it, one workspace's leftovers never list another's objects.
+//
+// The price: an apply killed after the service answered a create, before the state was written, leaves that
+// object outside the state, and the next apply makes a second one. A duplicate is found and adopted or
+// removed (`cloudcost-unmanaged` prints its import block); a shared object is a deleted budget.
 type CreateKeys struct {
 	prefix string
-
-	mu   sync.Mutex
-	seen map[string]int
+	run    string
+	n      atomic.Uint64
 }
 
-// NewCreateKeys returns the key deriver for scope ("" for the working directory).
+// NewCreateKeys returns the key deriver for scope ("" for the working directory and its selected workspace).
 func NewCreateKeys(scope string) (*CreateKeys, error) {
 	if scope == "" {
 		dir, err := os.Getwd()
@@ -53,27 +57,43 @@ func NewCreateKeys(scope string) (*CreateKeys, error) {
 		if resolved, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = resolved
 		}
-		scope = "dir:" + dir
+		scope = "dir:" + dir + "\nworkspace:" + selectedWorkspace(dir)
 	}
-	return &CreateKeys{prefix: "tf." + digest([]byte(scope))[:16] + ".", seen: map[string]int{}}, nil
+	run := make([]byte, 16)
+	if _, err := rand.Read(run); err != nil {
+		return nil, fmt.Errorf("drawing this run's create-key value: %w", err)
+	}
+	return &CreateKeys{prefix: "tf." + digest([]byte(scope))[:16] + ".", run: hex.EncodeToString(run)}, nil
+}
+
+// selectedWorkspace is the workspace OpenTofu and Terraform run in the root module dir: TF_WORKSPACE when set
+// (it overrides the selection), else what `tofu workspace select` wrote to <data dir>/environment, else
+// "default" (internal/command/meta.go: Meta.Workspace and WorkspaceNameEnvVar, DefaultDataDir, the
+// "environment" file).
+func selectedWorkspace(dir string) string {
+	if ws := os.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	data := os.Getenv("TF_DATA_DIR")
+	if data == "" {
+		data = ".terraform"
+	}
+	if !filepath.IsAbs(data) {
+		data = filepath.Join(dir, data)
+	}
+	if ws, err := os.ReadFile(filepath.Join(data, "environment")); err == nil && strings.TrimSpace(string(ws)) != "" {
+		return strings.TrimSpace(string(ws))
+	}
+	return "default"
 }
 
 // Prefix is what every create key of this configuration begins with.
 func (k *CreateKeys) Prefix() string { return k.prefix }
 
-// Next returns the key for one create of resourceType sending body; each call counts, so call it once per
-// Create.
-func (k *CreateKeys) Next(resourceType string, body any) (string, error) {
-	data, err := json.Marshal(body)
-	if err != nil {
-		return "", fmt.Errorf("deriving the create key: %w", err)
-	}
-	base := digest(append([]byte(resourceType+"\n"), data...))
-	k.mu.Lock()
-	n := k.seen[base]
-	k.seen[base] = n + 1
-	k.mu.Unlock()
-	return k.prefix + digest([]byte(base + "\n" + strconv.Itoa(n)))[:32], nil
+// Next returns the key of one create; call it once per Create (its retries send what it returned).
+func (k *CreateKeys) Next() string {
+	n := k.n.Add(1)
+	return k.prefix + digest([]byte(k.run + "\n" + strconv.FormatUint(n, 10)))[:32]
 }
 
 func digest(data []byte) string {

@@ -1,71 +1,87 @@
 package provider
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// Unit tests of the create key: what it is derived from, and that two identical creates never share a key.
+// Unit tests of the create key: a key names one create of one process, never two, and the prefix names the
+// configuration (directory and workspace) so that its leftovers can be listed.
 
-func TestCreateKeysAreStableAcrossProcessesAndScopedByConfiguration(t *testing.T) {
-	body := map[string]any{"name": "platform", "members": []string{"111122223333"}}
+func TestCreateKeysAreNeverSentByTwoProcesses(t *testing.T) {
 	first, _ := NewCreateKeys("team-a")
-	retry, _ := NewCreateKeys("team-a") // the next `tofu apply`: a new provider process
+	next, _ := NewCreateKeys("team-a") // the next `tofu apply`: a new provider process, same configuration
 	other, _ := NewCreateKeys("team-b")
-	k1, _ := first.Next("cloudcost_cloud_group", body)
-	k2, _ := retry.Next("cloudcost_cloud_group", body)
-	k3, _ := other.Next("cloudcost_cloud_group", body)
-	if k1 != k2 {
-		t.Errorf("the retry of a create must send its key again: %s vs %s", k1, k2)
+	k1, k2, k3 := first.Next(), next.Next(), other.Next()
+	if k1 == k2 {
+		t.Errorf("two processes must never send one key (it would give their creates one object): %s", k1)
 	}
-	if k1 == k3 || !strings.HasPrefix(k1, first.Prefix()) || strings.HasPrefix(k3, first.Prefix()) {
-		t.Errorf("another configuration must get other keys, under another prefix: %s, %s", k1, k3)
+	if !strings.HasPrefix(k1, first.Prefix()) || !strings.HasPrefix(k2, first.Prefix()) || first.Prefix() != next.Prefix() {
+		t.Errorf("one configuration's keys share its prefix (what cloudcost-unmanaged lists by): %s, %s", k1, k2)
+	}
+	if strings.HasPrefix(k3, first.Prefix()) {
+		t.Errorf("another configuration must get another prefix: %s, %s", k1, k3)
 	}
 	if len(k1) > 255 || strings.ContainsAny(k1, " \t\n") {
 		t.Errorf("not a valid Idempotency-Key: %q", k1)
 	}
-	changed, _ := retry.Next("cloudcost_cloud_group", map[string]any{"name": "platform", "members": []string{}})
-	if changed == k1 {
-		t.Errorf("a create with other values is another create")
-	}
 }
 
-func TestCreateKeysOfIdenticalCreatesDiffer(t *testing.T) {
-	body := map[string]any{"name": "same"}
+func TestCreateKeysOfOneProcessDiffer(t *testing.T) {
 	keys, _ := NewCreateKeys("s")
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	var wg sync.WaitGroup
-	for range 8 {
+	for range 64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			k, _ := keys.Next("cloudcost_budget_alert", body)
+			k := keys.Next()
 			mu.Lock()
 			seen[k] = true
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	if len(seen) != 8 {
-		t.Fatalf("8 identical creates in one apply must get 8 keys, got %d", len(seen))
-	}
-	// The retry's process hands out the same 8 keys (in whatever order): the set is what is stable.
-	again, _ := NewCreateKeys("s")
-	for range 8 {
-		k, _ := again.Next("cloudcost_budget_alert", body)
-		if !seen[k] {
-			t.Fatalf("the retry derived a key the first apply never used: %s", k)
-		}
+	if len(seen) != 64 {
+		t.Fatalf("64 creates in one apply must get 64 keys, got %d", len(seen))
 	}
 }
 
-func TestCreateKeyScopeDefaultsToTheWorkingDirectory(t *testing.T) {
+func TestCreateKeyScopeDefaultsToTheDirectoryAndWorkspace(t *testing.T) {
+	t.Setenv("TF_WORKSPACE", "")
+	t.Setenv("TF_DATA_DIR", "")
+	dir := t.TempDir()
+	t.Chdir(dir)
 	here, _ := NewCreateKeys("")
 	t.Chdir(t.TempDir())
 	there, _ := NewCreateKeys("")
 	if here.Prefix() == there.Prefix() {
-		t.Errorf("two root modules in two directories must not share keys")
+		t.Errorf("two root modules in two directories must not share a prefix")
+	}
+
+	t.Chdir(dir)
+	// `tofu workspace new staging` writes the selection to .terraform/environment.
+	if err := os.MkdirAll(filepath.Join(dir, ".terraform"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".terraform", "environment"), []byte("staging"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	staging, _ := NewCreateKeys("")
+	if staging.Prefix() == here.Prefix() {
+		t.Errorf("two workspaces of one directory must not share a prefix (one's leftovers would list the other's objects)")
+	}
+	t.Setenv("TF_WORKSPACE", "staging")
+	fromEnv, _ := NewCreateKeys("")
+	if fromEnv.Prefix() != staging.Prefix() {
+		t.Errorf("TF_WORKSPACE selects the workspace as the environment file does")
+	}
+	t.Setenv("TF_WORKSPACE", "default")
+	if def, _ := NewCreateKeys(""); def.Prefix() != here.Prefix() {
+		t.Errorf("no selection is the default workspace")
 	}
 }

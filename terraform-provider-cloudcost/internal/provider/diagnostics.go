@@ -131,3 +131,17 @@ func describeAPIError(api *client.APIError) string {
 	}
 	return text
 }
+
+// hasFieldCode tells whether err is an API problem with a field error of this code.
+func hasFieldCode(err error, code string) bool {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	for _, f := range apiErr.Errors {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}

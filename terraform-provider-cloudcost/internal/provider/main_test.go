@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -147,6 +148,10 @@ type sandboxProcess struct {
 	counts map[string]int
 	// onAnswer, when set, sees every answer before the caller does (the interrupted-apply test kills tofu there).
 	onAnswer func(method, path string, status int)
+	// onRequest, when set, sees every request before the sandbox does, and may hold it (to order two requests).
+	onRequest func(method, path string)
+	// answerLost, when set and true for an answer, drops it: the caller gets a 502 though the sandbox acted.
+	answerLost func(method, path string, status int) bool
 }
 
 var readyLine = regexp.MustCompile(`listening on (http://\S+/api/v1)`)
@@ -199,15 +204,24 @@ func startSandbox(dataDir string) (*sandboxProcess, error) {
 	target, _ := url.Parse(s.apiURL)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
+			s.mu.Lock()
+			hold := s.onRequest
+			s.mu.Unlock()
+			if hold != nil {
+				hold(r.In.Method, r.In.URL.Path)
+			}
 			r.SetURL(&url.URL{Scheme: target.Scheme, Host: target.Host})
 		},
 		ModifyResponse: func(res *http.Response) error {
 			s.mu.Lock()
 			s.counts[res.Request.Method+" "+templatePath(res.Request.URL.Path)]++ // /oauth/token stays as it is
-			hook := s.onAnswer
+			hook, lose := s.onAnswer, s.answerLost
 			s.mu.Unlock()
 			if hook != nil {
 				hook(res.Request.Method, res.Request.URL.Path, res.StatusCode)
+			}
+			if lose != nil && lose(res.Request.Method, res.Request.URL.Path, res.StatusCode) {
+				return errAnswerLost
 			}
 			return nil
 		},
@@ -255,6 +269,21 @@ func (s *sandboxProcess) snapshot() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// errAnswerLost is what the proxy answers (502) in place of an answer a test drops.
+var errAnswerLost = errors.New("the test dropped this answer")
+
+func (s *sandboxProcess) setOnRequest(f func(method, path string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onRequest = f
+}
+
+func (s *sandboxProcess) setAnswerLost(f func(method, path string, status int) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answerLost = f
 }
 
 func (s *sandboxProcess) setOnAnswer(f func(method, path string, status int)) {

@@ -93,10 +93,10 @@ func (p *cloudcostProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			},
 			"create_key_scope": schema.StringAttribute{
 				Optional: true,
-				Description: "What sets this configuration's create keys apart from every other configuration's in the organization " +
-					"(see the README, \"If tofu apply is interrupted\"); default: the root module's directory. Set it (for example to " +
-					"terraform.workspace plus a name for the configuration) when one directory holds several workspaces, or when an " +
-					"interrupted apply may be retried from another directory. When not set: the CLOUDCOST_CREATE_KEY_SCOPE environment variable.",
+				Description: "The name of this configuration in the prefix of its create keys, by which cloudcost-unmanaged lists what " +
+					"an interrupted apply left (see the README, \"If tofu apply is interrupted\"); default: the root module's directory and " +
+					"the selected workspace. Set it when a retry may run from another directory (a CI job checking out to a fresh path). " +
+					"It never makes two creates share an object. When not set: the CLOUDCOST_CREATE_KEY_SCOPE environment variable.",
 			},
 		},
 	}

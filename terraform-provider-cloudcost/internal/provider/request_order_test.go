@@ -7,9 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// The create key hashes the request body, so the body of one configuration must be the same bytes however the
-// CLI happens to order a set's elements: else a retry after an interrupted apply would send another key and
-// make a second object.
+// One configuration sends the same bytes however the CLI happens to order a set's elements.
 func TestRequestBodyIgnoresSetOrder(t *testing.T) {
 	p80, p100, a := 80.0, 100.0, 4500.0
 	alert := func(reversed bool) budgetAlertModel {

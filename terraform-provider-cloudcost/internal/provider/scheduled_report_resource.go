@@ -184,7 +184,7 @@ func (m *scheduledReportModel) request(webhook *string) client.ReportInput {
 			in.Schedule.DayOfMonth = &d
 		}
 	}
-	sort.Strings(in.Recipients) // a fixed order: the create key hashes the body
+	sort.Strings(in.Recipients) // a fixed order: one configuration sends the same bytes
 	return in
 }
 
@@ -228,7 +228,7 @@ func (r *scheduledReportResource) Create(ctx context.Context, req resource.Creat
 // resource that carries a webhook (webhook_object.go).
 func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport, client.ReportInput] {
 	return webhookObject[*client.ScheduledReport, client.ReportInput]{
-		typeName: "cloudcost_scheduled_report", noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
+		noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
 		sets: reportSets,
 		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
 	}

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -117,79 +116,6 @@ func (d *tofuDir) stateIDs(t *testing.T) map[string]string {
 		}
 	}
 	return ids
-}
-
-// A `tofu apply` killed (SIGKILL, with the provider) the moment the service answered the create, before the
-// provider saw the answer and long before the state was written, then `tofu apply` again: one object, in
-// the state, and the plan after it empty. Without the create key the second create would make a second
-// object (or, for a group, whose name is unique, fail with 409).
-func TestAccInterruptedApplyLeavesNoDuplicate(t *testing.T) {
-	acceptance(t)
-	const config = `
-resource "cloudcost_cloud_group" "g" {
-  name            = "tfacc-interrupted"
-  aws_account_ids = ["111122223333"]
-}
-`
-	d := newTofuDir(t, config)
-	cmd := d.command("apply", "-auto-approve")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	var once sync.Once
-	killed := make(chan struct{})
-	sandbox.setOnAnswer(func(method, path string, status int) {
-		if method == "POST" && path == "/api/v1/groups" && status == 201 {
-			once.Do(func() {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				close(killed)
-			})
-		}
-	})
-	defer sandbox.setOnAnswer(nil)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	select {
-	case <-killed:
-	default:
-		t.Fatalf("the create was never answered; tofu ended with %v\n%s", err, out.String())
-	}
-	sandbox.setOnAnswer(nil)
-	made := sandbox.groupsNamed(t, "tfacc-interrupted")
-	if len(made) != 1 {
-		t.Fatalf("the interrupted create should have made one group, found %v", made)
-	}
-	if ids := d.stateIDs(t); len(ids) != 0 {
-		t.Fatalf("the killed apply should have written no state, found %v", ids)
-	}
-	// The command the README names for leftovers finds it by the configuration's create-key prefix.
-	if listed := d.unmanaged(t); !strings.Contains(listed, "cloudcost_cloud_group  "+made[0]) {
-		t.Errorf("cloudcost-unmanaged should list %s:\n%s", made[0], listed)
-	}
-
-	sandbox.resetCounts()
-	d.mustRun(t, "apply", "-auto-approve")
-	counts := sandbox.snapshot()
-	if after := sandbox.groupsNamed(t, "tfacc-interrupted"); len(after) != 1 || after[0] != made[0] {
-		t.Fatalf("duplicates: before the second apply %v, after %v", made, after)
-	}
-	if ids := d.stateIDs(t); ids["cloudcost_cloud_group.g"] != made[0] {
-		t.Fatalf("the state should hold %s, holds %v", made[0], ids)
-	}
-	if counts["POST /groups"] != 1 {
-		t.Errorf("the second apply should send the create once (answered from the first), sent %d: %v", counts["POST /groups"], counts)
-	}
-	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
-		t.Errorf("the plan after the repaired apply should be empty (exit 0), got %d", code)
-	}
-	if listed := d.unmanaged(t); strings.Contains(listed, made[0]) {
-		t.Errorf("once in the state, %s is no leftover:\n%s", made[0], listed)
-	}
-	d.mustRun(t, "destroy", "-auto-approve")
-	if left := sandbox.groupsNamed(t, "tfacc-interrupted"); len(left) != 0 {
-		t.Errorf("destroy left %v", left)
-	}
 }
 
 // `plan -refresh-only` shows a change made outside; `apply` restores it. And what a refresh costs: one GET
@@ -306,81 +232,5 @@ output "first" { value = data.cloudcost_accounts.all.accounts[0].account_id }
 	refused, code := d.run(t, "plan")
 	if code == 0 || !strings.Contains(refused, "invalid_client") || strings.Contains(refused, "wrong-secret") {
 		t.Errorf("a wrong secret should be refused with invalid_client, never echoed (exit %d):\n%s", code, refused)
-	}
-}
-
-// Two identical resources in one configuration, the apply killed the moment the service answered the first
-// of their creates, then apply again: two objects, one per address, never one object under two addresses
-// (the create key counts identical creates, create_key.go) and never a third. Budget alerts, because
-// groups cannot be identical (their names are unique). Needs cloudcost_budget_alert (t32-resources' branch).
-func TestAccIdenticalResourcesInterruptedGetTwoObjects(t *testing.T) {
-	acceptance(t)
-	const config = `
-resource "cloudcost_budget_alert" "a" {
-  name       = "tfacc-twin"
-  amount     = 100
-  thresholds = [{ percent = 80, basis = "actual" }]
-}
-resource "cloudcost_budget_alert" "b" {
-  name       = "tfacc-twin"
-  amount     = 100
-  thresholds = [{ percent = 80, basis = "actual" }]
-}
-`
-	twins := func() []string {
-		var page struct {
-			Items []struct{ ID, Name string }
-		}
-		sandbox.api(t, "GET", "/alerts?limit=200", nil, &page)
-		var ids []string
-		for _, a := range page.Items {
-			if a.Name == "tfacc-twin" {
-				ids = append(ids, a.ID)
-			}
-		}
-		return ids
-	}
-	d := newTofuDir(t, config)
-	cmd := d.command("apply", "-auto-approve")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	var once sync.Once
-	killed := make(chan struct{})
-	sandbox.setOnAnswer(func(method, path string, status int) {
-		if method == "POST" && path == "/api/v1/alerts" && status == 201 {
-			once.Do(func() {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				close(killed)
-			})
-		}
-	})
-	defer sandbox.setOnAnswer(nil)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	select {
-	case <-killed:
-	default:
-		t.Fatalf("no create was answered; tofu ended with %v\n%s", err, out.String())
-	}
-	sandbox.setOnAnswer(nil)
-	// One or two creates reached the service before the kill, depending on scheduling; either way the retry
-	// must end with exactly two.
-	before := twins()
-	d.mustRun(t, "apply", "-auto-approve")
-	after := twins()
-	ids := d.stateIDs(t)
-	if len(after) != 2 || ids["cloudcost_budget_alert.a"] == ids["cloudcost_budget_alert.b"] {
-		t.Fatalf("want two alerts, one per address: before the retry %v, after %v, state %v", before, after, ids)
-	}
-	for _, id := range before {
-		if id != ids["cloudcost_budget_alert.a"] && id != ids["cloudcost_budget_alert.b"] {
-			t.Errorf("%s, made by the killed apply, is not in the state: a duplicate (state %v)", id, ids)
-		}
-	}
-	d.mustRun(t, "destroy", "-auto-approve")
-	if left := twins(); len(left) != 0 {
-		t.Errorf("destroy left %v", left)
 	}
 }

@@ -15,14 +15,13 @@ import (
 // Create, Read, Update and Delete are the functions below (called once the provider is configured: the calls are bound to
 // its client); only the calls, the noun and the set attributes differ.
 type webhookObject[A any, Q any] struct {
-	typeName string                         // "cloudcost_budget_alert": part of every create key (create_key.go)
-	noun     string                         // "budget alert": what a diagnostic calls it
-	sets     func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
-	idOf     func(A) string
-	create   func(context.Context, Q, *client.CreateOptions) (A, error)
-	get      func(context.Context, string) (A, error)
-	replace  func(context.Context, string, Q) (A, error)
-	remove   func(context.Context, string) error
+	noun    string                         // "budget alert": what a diagnostic calls it
+	sets    func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
+	idOf    func(A) string
+	create  func(context.Context, Q, *client.CreateOptions) (A, error)
+	get     func(context.Context, string) (A, error)
+	replace func(context.Context, string, Q) (A, error)
+	remove  func(context.Context, string) error
 }
 
 // webhookModel is a resource model whose pointer turns itself into a request and takes the API's answer.
@@ -42,21 +41,17 @@ func createWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx conte
 		return
 	}
 	body := P(&m).request(webhook)
-	key, err := keys.Next(o.typeName, body)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create the "+o.noun, err.Error())
-		return
-	}
 	var replayed bool
-	created, err := o.create(ctx, body, &client.CreateOptions{IdempotencyKey: key, Replayed: &replayed})
+	created, err := o.create(ctx, body, &client.CreateOptions{IdempotencyKey: keys.Next(), Replayed: &replayed})
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Could not create the "+o.noun, err, o.sets)
 		return
 	}
 	if replayed {
-		// The answer an interrupted apply got: read what the object is now.
+		// An earlier attempt of this very create made it, and its answer was lost (create_key.go): read what
+		// the object is now.
 		if created, err = o.get(ctx, o.idOf(created)); err != nil {
-			AddAPIError(&resp.Diagnostics, "Could not read the "+o.noun+" an earlier, interrupted apply created", err, nil)
+			AddAPIError(&resp.Diagnostics, "Could not read the "+o.noun+" an earlier attempt of this create made", err, nil)
 			return
 		}
 	}
