@@ -206,11 +206,11 @@ func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequ
 	group, err := r.data.client.CreateGroup(ctx, body, &client.CreateOptions{IdempotencyKey: r.data.keys.Next(), Replayed: &replayed})
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Could not create the Cloud Group", err, groupFieldPath(members))
-		if hasFieldCode(err, "duplicate_name") {
-			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?",
+		if taken, ok := problemWithFieldCode(err, "duplicate_name"); ok {
+			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?", taken.Detail+" "+
 				"If an earlier apply of this configuration was interrupted after the service made this group and before the state recorded it, "+
-					"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
-					"what this configuration's creates made that no state holds, each with the import block that adopts it.")
+				"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
+				"what this configuration's creates made that no state holds, each with the import block that adopts it.")
 		}
 		return
 	}

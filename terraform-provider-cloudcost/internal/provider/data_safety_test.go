@@ -201,7 +201,6 @@ resource "cloudcost_cloud_group" "g" {
 }
 `
 	d := newTofuDir(t, config)
-	d.mustRun(t, "init")
 	d.mustRun(t, "apply", "-auto-approve")
 	first := d.managed(t)
 
@@ -308,7 +307,7 @@ module "two" { source = "./budget" }
 		if err := os.WriteFile(filepath.Join(d.dir, "budget", "main.tf"), []byte(header+alertConfig("m", "tfds-each", "")), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		d.mustRun(t, "init")
+		d.mustRun(t, "get") // installs the modules (init would look the overridden provider up in a registry)
 		d.mustRun(t, "apply", "-auto-approve")
 		state := d.managed(t)
 		ownedOnce(t, map[string]map[string]string{"": state})
@@ -381,8 +380,8 @@ func (d *tofuDir) applyKilledAtCreate(t *testing.T, path string) {
 	sandbox.setOnAnswer(func(method, p string, status int) {
 		if method == "POST" && p == path && status == 201 {
 			once.Do(func() {
+				close(killed) // first: Wait may return as soon as the signal lands
 				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				close(killed)
 			})
 		}
 	})

@@ -132,16 +132,16 @@ func describeAPIError(api *client.APIError) string {
 	return text
 }
 
-// hasFieldCode tells whether err is an API problem with a field error of this code.
-func hasFieldCode(err error, code string) bool {
+// problemWithFieldCode returns the API problem err carries when one of its field errors has this code.
+func problemWithFieldCode(err error, code string) (*client.APIError, bool) {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
-		return false
+		return nil, false
 	}
 	for _, f := range apiErr.Errors {
 		if f.Code == code {
-			return true
+			return apiErr, true
 		}
 	}
-	return false
+	return nil, false
 }
