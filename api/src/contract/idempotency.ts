@@ -17,6 +17,12 @@ export const IdempotencyRecord = z
       .openapi({ description: "the ID of the object the request created, while it exists; null for a request that created none (a scan)" }),
     createdAt: Timestamp,
     expiresAt: Timestamp.openapi({ description: "when the key is forgotten: 24 hours after the first request" }),
+    replayedAt: Timestamp.nullable().openapi({
+      description:
+        "when the first response was last given again to a request with this key (`Idempotent-Replayed: true`); null when never. " +
+        "A tool deleting the object its create made can tell whether a later create with the same key was given that object " +
+        "(a retry, or a replacement with unchanged inputs) and now holds it.",
+    }),
   })
   .openapi("IdempotencyRecord");
 export type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;

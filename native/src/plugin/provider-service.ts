@@ -195,7 +195,11 @@ export function providerService(version: string, schema: PackageSchemaText): grp
 
     delete: unary<provproto.DeleteRequest, Empty>(async (req) => {
       const kind = kindFor(req.getType(), req.getUrn());
-      await handlers[kind].delete(req.getId(), unwrapped(fromStruct(req.getProperties())) as Props);
+      // The create key stays among the inputs here (declaredOutputs); Delete needs it beside the outputs
+      // (provider/src/runtime/given-back.ts).
+      const stored = unwrapped(fromStruct(req.getOldInputs())) as Props;
+      const carried = typeof stored[CREATE_KEY] === "string" ? { [CREATE_KEY]: stored[CREATE_KEY] } : {};
+      await handlers[kind].delete(req.getId(), { ...(unwrapped(fromStruct(req.getProperties())) as Props), ...carried });
       return new Empty();
     }),
 

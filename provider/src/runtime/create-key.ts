@@ -40,6 +40,11 @@ export function stackKeyPrefix(urn: string): string | undefined {
   return of === undefined ? undefined : `pulumi.${hex(`${of.stack}::${of.project}`, 16)}.`;
 }
 
+/** The stack prefix a create key begins with (`pulumi.<16 hex>.`); undefined for a key of another form. */
+export function prefixOfKey(key: string): string | undefined {
+  return /^pulumi\.[0-9a-f]{16}\./.exec(key)?.[0];
+}
+
 /** The create key of the resource `urn` with these checked, non-secret inputs; undefined when `urn` is not a URN. */
 export function createKey(urn: string, inputs: Props): string | undefined {
   const prefix = stackKeyPrefix(urn);

@@ -11,6 +11,7 @@ import { containsUnknown } from "./unknowns";
 import { liveForRead, wroteObject } from "./refresh-listing";
 import { userFacing } from "./user-facing-error";
 import { CREATE_KEY, URN_KEY, createKey } from "./create-key";
+import { heldByALaterCreate, keptMark, markGivenBack } from "./given-back";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -191,13 +192,6 @@ async function confirmGone(typeName: string, id: string, props: Props, doing: st
   );
 }
 
-/**
- * Objects this provider process's creates were given back (answered with the object an earlier create with
- * the same key made). The engine deletes such an object only in the one case ./create-key names: the set
- * lives as long as the process, which serves one deployment.
- */
-const givenBack = new Set<string>();
-
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
   // Create and Update receive what Check returned (the engine sends nothing else): already validated,
@@ -233,11 +227,11 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
           typeof adoptId === "string"
             ? await adopt(spec, adoptId, checked)
             : await spec.create(client, checked, { idempotencyKey, onReplay });
-        if (replayed) givenBack.add(live.id);
+        const mark = replayed ? markGivenBack(live.id) : {};
         // An adopted or given-back object may be in this process's listing, as it was before this write.
         wroteObject(client, spec.typeName, live.id);
         // The key goes into the outputs too: Read sees only those, and gives it back with the inputs.
-        return { id: live.id, outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(inputs) } };
+        return { id: live.id, outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(inputs), ...mark } };
       }),
     read: (id: string, props: Props = {}) =>
       withHint(async () => {
@@ -246,7 +240,7 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
           const live = await liveForRead(spec, currentClient(), id);
           // Read back once: the same inputs go into the outputs and replace the stored inputs.
           const inputs = { ...readBack(spec, live, stored), ...keptKey(props) };
-          return { id, props: await outputsOf(spec, live, stored, inputs), inputs };
+          return { id, props: { ...(await outputsOf(spec, live, stored, inputs)), ...keptMark(props) }, inputs };
         } catch (e) {
           if (!isNotFound(e)) throw e;
           // `Resource.get(name, id)` (no stored state): the engine fails a read only when there are no
@@ -269,14 +263,13 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
         wroteObject(client, spec.typeName, id);
         const checked = checkedInputs(news);
         const live = (await spec.update(client, id, checked, changedKeys(spec, olds, checked))) ?? (await spec.get(client, id));
-        return { outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(news) } };
+        return { outs: { ...(await outputsOf(spec, live, checked)), ...keptKey(news), ...keptMark(olds) } };
       }),
     delete: (id: string, props: Props = {}) =>
       withHint(async () => {
-        // The engine is deleting the object a create of this deployment was given back: a replacement
-        // with unchanged inputs under `--target-replace` within the key's 24 hours (./create-key). The new
-        // resource IS that object now, so it stays: deleting it would leave the stack pointing at nothing.
-        if (givenBack.has(id)) return;
+        // The object a later create was given back (./given-back): the resource that received it holds it
+        // now, so it stays — deleting it would leave that resource pointing at nothing.
+        if (await heldByALaterCreate(currentClient(), id, props)) return;
         try {
           wroteObject(currentClient(), spec.typeName, id);
           await spec.remove(currentClient(), id);

@@ -52,6 +52,7 @@ export function runIdempotently(ctx: SandboxContext, orgId: string, key: string,
           { path: "header.Idempotency-Key", code: "idempotency_key_reused", message: "was used with a different method, path or body" },
         ]);
       }
+      ctx.idempotencyKeys.markReplayed(orgId, key);
       return { status: saved.status, body: saved.body, headers: { ...saved.headers, "idempotent-replayed": "true" } };
     }
     const response = run();

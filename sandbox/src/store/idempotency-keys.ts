@@ -25,6 +25,8 @@ interface KeyRow {
   body: string | null;
   headers: string;
   created_at: number;
+  /** From idempotency_replays (a table of its own, so data folders made before it need no ALTER). */
+  replayed_at: number | null;
 }
 
 /**
@@ -65,7 +67,7 @@ export class IdempotencyKeys {
     ) as KeyRow | undefined;
     if (!r) return undefined;
     if (this.createdObjectGone(orgId, r)) {
-      sql(this.db, "DELETE FROM idempotency_keys WHERE org_id = ? AND key = ?").run(orgId, key);
+      this.forget(orgId, key);
       return undefined;
     }
     return {
@@ -76,9 +78,19 @@ export class IdempotencyKeys {
     };
   }
 
+  /** Records that the first response for `key` was given again now (in the caller's transaction). */
+  markReplayed(orgId: string, key: string, now: number = Date.now()): void {
+    sql(this.db, "INSERT OR REPLACE INTO idempotency_replays (org_id, key, replayed_at) VALUES (?, ?, ?)").run(orgId, key, now);
+  }
+
   /** Saves the response in the caller's transaction, so the created object and its key commit together. */
   save(orgId: string, key: string, saved: SavedResponse, now: number = Date.now()): void {
     sql(this.db, "DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_KEY_TTL_MS);
+    sql(
+      this.db,
+      "DELETE FROM idempotency_replays WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.org_id = idempotency_replays.org_id AND k.key = idempotency_replays.key)",
+    ).run();
+    sql(this.db, "DELETE FROM idempotency_replays WHERE org_id = ? AND key = ?").run(orgId, key);
     sql(
       this.db,
       "INSERT OR REPLACE INTO idempotency_keys (org_id, key, fingerprint, status, body, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -95,11 +107,17 @@ export class IdempotencyKeys {
     // rowid is the insertion order; `substr` compares the prefix literally (LIKE would treat % and _ as patterns).
     const rows = sql(
       this.db,
-      "SELECT rowid AS seq, * FROM idempotency_keys WHERE org_id = ? AND rowid > ? AND created_at > ? AND substr(key, 1, ?) = ? ORDER BY rowid LIMIT ?",
+      "SELECT k.rowid AS seq, k.*, r.replayed_at FROM idempotency_keys k LEFT JOIN idempotency_replays r ON r.org_id = k.org_id AND r.key = k.key " +
+        "WHERE k.org_id = ? AND k.rowid > ? AND k.created_at > ? AND substr(k.key, 1, ?) = ? ORDER BY k.rowid LIMIT ?",
     ).all(orgId, cursorPosition(scope, q), now - IDEMPOTENCY_KEY_TTL_MS, prefix.length, prefix, q.limit + 1) as KeyRow[];
     const live = (r: KeyRow) => !this.createdObjectGone(orgId, r);
     const page = toPage(scope, rows, q.limit, (r) => r);
     return { items: page.items.filter(live).map(recordOf), nextCursor: page.nextCursor };
+  }
+
+  private forget(orgId: string, key: string): void {
+    sql(this.db, "DELETE FROM idempotency_keys WHERE org_id = ? AND key = ?").run(orgId, key);
+    sql(this.db, "DELETE FROM idempotency_replays WHERE org_id = ? AND key = ?").run(orgId, key);
   }
 
   private createdObjectGone(orgId: string, r: Pick<KeyRow, "body">): boolean {
@@ -117,5 +135,6 @@ function recordOf(r: KeyRow): IdempotencyRecord {
     resourceId: createdId(r.body),
     createdAt: new Date(r.created_at).toISOString(),
     expiresAt: new Date(r.created_at + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+    replayedAt: r.replayed_at === null ? null : new Date(r.replayed_at).toISOString(),
   };
 }

@@ -190,7 +190,13 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (org_id, key)
 );
-CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys (created_at);`;
+CREATE INDEX IF NOT EXISTS idempotency_keys_age ON idempotency_keys (created_at);
+CREATE TABLE IF NOT EXISTS idempotency_replays (
+  org_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  replayed_at INTEGER NOT NULL,
+  PRIMARY KEY (org_id, key)
+);`;
 
 /** Tables of store/clocks and store/injected-spend (sandbox controls, issue 15). */
 const CLOCK_AND_SPEND_SCHEMA = `

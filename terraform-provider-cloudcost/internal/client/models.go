@@ -193,6 +193,7 @@ type IdempotencyRecord struct {
 	ResourceID *string `json:"resourceId"`
 	CreatedAt  string  `json:"createdAt"`
 	ExpiresAt  string  `json:"expiresAt"`
+	ReplayedAt *string `json:"replayedAt"`
 }
 
 // ProviderAmount is one provider's share.

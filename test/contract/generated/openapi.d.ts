@@ -1629,6 +1629,12 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             expiresAt: string;
+            /**
+             * Format: date-time
+             * @description when the first response was last given again to a request with this key (`Idempotent-Replayed: true`); null when never. A tool deleting the object its create made can tell whether a later create with the same key was given that object (a retry, or a replacement with unchanged inputs) and now holds it.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            replayedAt: string | null;
         };
         TokenResponse: {
             access_token: string;
