@@ -2,11 +2,13 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // planWebhook is the ModifyPlan of the resources that carry a webhook (write_only_webhook.go says what the
@@ -65,6 +67,8 @@ func planWebhook(ctx context.Context, noun string, needsDelivery bool, req resou
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("webhook_url_wo_version"), version)...)
 	if changed {
+		// Never the URL: only that the write-only one differs from what was sent.
+		tflog.Debug(ctx, "the write-only webhook URL is not the one last sent: planning an update", map[string]any{"webhook_url_wo_version": version.String()})
 		planUpdate(ctx, resp)
 	}
 
@@ -104,9 +108,20 @@ func planUpdate(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	}
 }
 
+// plainImportSuffix ends an import id that asks for the plain form: `rpt_…:webhook_url`.
+const plainImportSuffix = ":webhook_url"
+
 // importWebhookObject imports by id and records that the state does not know how the webhook is configured:
-// the refresh that follows keeps its URL out of the state (write_only_webhook.go).
+// the refresh that follows keeps its URL out of the state (write_only_webhook.go). An id ending in
+// `:webhook_url` says the configuration uses the plain form: the refresh stores the URL in webhook_url, as
+// an apply of that configuration would, so its plan after the import is empty too.
 func importWebhookObject(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-	resp.Diagnostics.Append(saveWebhookRecord(ctx, resp.Private, webhookRecord{Form: formImported})...)
+	id, plain := strings.CutSuffix(req.ID, plainImportSuffix)
+	record := webhookRecord{Form: formImported}
+	if plain {
+		record.Form = formPlain
+	}
+	tflog.Debug(ctx, "importing an object that may carry a webhook", map[string]any{"id": id, "webhook_form": string(record.Form)})
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(saveWebhookRecord(ctx, resp.Private, record)...)
 }

@@ -208,6 +208,38 @@ func TestAccImportKeepsWriteOnlyWebhookOut(t *testing.T) {
 	}
 }
 
+// The same import into a configuration with the plain webhook_url (stored in the state by definition): an id
+// ending in `:webhook_url` imports the URL into webhook_url, and the plan is empty; a bare id keeps the URL out
+// and the plan is one update in place that puts it there (it sends the URL the service already holds).
+func TestAccImportPlainWebhook(t *testing.T) {
+	acceptance(t)
+	api := testAPI(t)
+	url := secretURL(t, "import-plain")
+	for suffix, want := range map[string]string{":webhook_url": "0 to change", "": "2 to change"} {
+		t.Run("id"+suffix, func(t *testing.T) {
+			name := "tfacc-import-plain" + strings.ReplaceAll(suffix, ":", "-")
+			reportID, alertID := feedOutside(t, api, name, url)
+			d := newTofuDir(t, feedConfig(name, "webhook_url", importBlocks(reportID+suffix, alertID+suffix)))
+			d.env = append(d.env, "TF_VAR_hook="+url)
+			out := d.mustRun(t, "plan", "-out=plan.out")
+			if !strings.Contains(out, "2 to import, 0 to add, "+want+", 0 to destroy") {
+				t.Errorf("the import should plan %s:\n%s", want, out)
+			}
+			d.mustRun(t, "apply", "plan.out")
+			if code, out := d.planExit(t); code != 0 {
+				t.Errorf("the plan after the import should be empty (exit 0), got %d:\n%s", code, out)
+			}
+			if ids := d.stateIDs(t); ids["cloudcost_scheduled_report.feed"] != reportID || ids["cloudcost_budget_alert.budget"] != alertID {
+				t.Errorf("the state should hold the ids without the suffix: %v", ids)
+			}
+			if r := apiReport(t, api, reportID); !webhookIs(r.WebhookURL, url) {
+				t.Errorf("the service should keep the webhook: %v", r.WebhookURL)
+			}
+			d.mustRun(t, "state", "rm", "cloudcost_scheduled_report.feed", "cloudcost_budget_alert.budget")
+		})
+	}
+}
+
 // `tofu plan -generate-config-out` for what `cloudcost-pulumi import-plan --format terraform` writes: a report
 // whose only delivery is a webhook, an alert with one, an alert and a report without. The plan succeeds (before:
 // "Nobody to deliver to", exit 1), imports without a change, keeps the webhooks, and says which objects have a
