@@ -18,7 +18,7 @@ variable "feed_webhook_url" {
   description = "where the spend feed is POSTed; a local receiver by default (see examples/alert-fires for one that verifies signatures)"
   type        = string
   default     = "http://localhost:8787/cost-feed"
-  sensitive   = true
+  ephemeral   = true # not `sensitive`: a saved plan stores a sensitive variable's value; an ephemeral one is kept nowhere
 }
 
 # Periods are calendar months (UTC). Planned amounts name the first day of the periods they replace; the
@@ -116,9 +116,8 @@ resource "cloudcost_scheduled_report" "eu_spend_feed" {
   report   = "services"
   filters  = { regions = ["eu-west-1", "eu-central-1", "westeurope"] }
   schedule = { frequency = "daily", time = "06:00", timezone = "UTC" }
-  # Write-only: sent to the service, never stored in state or the plan. Bump the version to send a new URL.
-  webhook_url_wo         = var.feed_webhook_url
-  webhook_url_wo_version = 1
+  # Write-only: sent to the service, never stored in state or a saved plan. A changed URL is sent on the next apply.
+  webhook_url_wo = var.feed_webhook_url
 }
 
 output "budgets" {

@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*budgetAlertResource)(nil)
 	_ resource.ResourceWithImportState    = (*budgetAlertResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*budgetAlertResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*budgetAlertResource)(nil)
 )
 
 // NewBudgetAlertResource is `cloudcost_budget_alert`: the contract's BudgetAlert (POST /alerts, GET, PUT,
@@ -146,10 +147,10 @@ func (r *budgetAlertResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Validators: []validator.String{checkString(webhookURLRule, "webhook URL"),
 					stringvalidator.ConflictsWith(path.MatchRoot("webhook_url_wo"))}},
 			"webhook_url_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
-				Description: "`webhook_url`, write-only (OpenTofu 1.11+, Terraform 1.11+): sent to the service, never stored in state or plan; bump `webhook_url_wo_version` to send a new one",
+				Description: "`webhook_url`, write-only (OpenTofu 1.11+, Terraform 1.11+): sent to the service, never stored in state or a plan; a changed value is sent on the next apply (the provider keeps a salted digest of it in private state). Give it from an `ephemeral` variable so the URL is not in a saved plan either",
 				Validators:  []validator.String{checkString(webhookURLRule, "webhook URL")}},
-			"webhook_url_wo_version": schema.Int64Attribute{Optional: true,
-				Description: "change it to send `webhook_url_wo` again (a write-only value is not compared between plans)"},
+			"webhook_url_wo_version": schema.Int64Attribute{Optional: true, Computed: true,
+				Description: "how many `webhook_url_wo` values were sent (1, 2, …; an imported object with a webhook starts at 1): a plan that sends a new one shows it growing. Setting it is not needed; a changed value still sends `webhook_url_wo` again"},
 			"enabled": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 				Description: "a disabled alert notifies no one; default true"},
 			"planned_amounts": schema.SetNestedAttribute{
@@ -401,7 +402,8 @@ func (r *budgetAlertResource) Create(ctx context.Context, req resource.CreateReq
 // resource that carries a webhook (webhook_object.go).
 func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client.AlertInput] {
 	return webhookObject[*client.BudgetAlert, client.AlertInput]{
-		noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
+		noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID },
+		urlOf: func(a *client.BudgetAlert) *string { return a.WebhookURL }, create: r.data.client.CreateAlert,
 		sets: alertSets,
 		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
 	}
@@ -432,7 +434,12 @@ func (r *budgetAlertResource) Delete(ctx context.Context, req resource.DeleteReq
 }
 
 func (r *budgetAlertResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importWebhookObject(ctx, req, resp)
+}
+
+// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).
+func (r *budgetAlertResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planWebhook(ctx, "budget alert", false, req, resp)
 }
 
 // alertSets are the attributes that are sets: a field error inside one is reported on the set.

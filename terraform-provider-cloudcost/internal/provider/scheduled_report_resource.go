@@ -21,6 +21,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*scheduledReportResource)(nil)
 	_ resource.ResourceWithImportState    = (*scheduledReportResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*scheduledReportResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*scheduledReportResource)(nil)
 )
 
 // NewScheduledReportResource is `cloudcost_scheduled_report`: the contract's ScheduledReport (POST /reports,
@@ -97,10 +98,10 @@ func (r *scheduledReportResource) Schema(_ context.Context, _ resource.SchemaReq
 				Validators: []validator.String{checkString(webhookURLRule, "webhook URL"),
 					stringvalidator.ConflictsWith(path.MatchRoot("webhook_url_wo"))}},
 			"webhook_url_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
-				Description: "`webhook_url`, write-only (OpenTofu 1.11+, Terraform 1.11+): sent to the service, never stored in state or plan; bump `webhook_url_wo_version` to send a new one",
+				Description: "`webhook_url`, write-only (OpenTofu 1.11+, Terraform 1.11+): sent to the service, never stored in state or a plan; a changed value is sent on the next apply (the provider keeps a salted digest of it in private state). Give it from an `ephemeral` variable so the URL is not in a saved plan either",
 				Validators:  []validator.String{checkString(webhookURLRule, "webhook URL")}},
-			"webhook_url_wo_version": schema.Int64Attribute{Optional: true,
-				Description: "change it to send `webhook_url_wo` again (a write-only value is not compared between plans)"},
+			"webhook_url_wo_version": schema.Int64Attribute{Optional: true, Computed: true,
+				Description: "how many `webhook_url_wo` values were sent (1, 2, …; an imported object with a webhook starts at 1): a plan that sends a new one shows it growing. Setting it is not needed; a changed value still sends `webhook_url_wo` again"},
 			"enabled": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 				Description: "a disabled report is not delivered and has no `next_run_at`; default true"},
 			"next_run_at": computedString("next delivery (RFC 3339, UTC) on the organization's clock; null while disabled", false),
@@ -115,19 +116,17 @@ func (r *scheduledReportResource) Configure(_ context.Context, req resource.Conf
 	r.data = dataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig applies the contract's Schedule union and reportRules when the fields they read are known.
+// ValidateConfig applies the contract's Schedule union and reportRules when the fields they read are known;
+// reportRules' "recipients or a webhook" is checked in ModifyPlan (webhook_plan.go), which sees the state.
 func (r *scheduledReportResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var frequency, dayOfWeek, report, webhook, webhookWO types.String
+	var frequency, dayOfWeek, report types.String
 	var dayOfMonth types.Int64
-	var recipients, filters types.Set
+	var filters types.Set
 	var filtersObject types.Object
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("schedule").AtName("frequency"), &frequency)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("schedule").AtName("day_of_week"), &dayOfWeek)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("schedule").AtName("day_of_month"), &dayOfMonth)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("report"), &report)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("webhook_url"), &webhook)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("webhook_url_wo"), &webhookWO)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("recipients"), &recipients)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("filters"), &filtersObject)...)
 	_ = filters
 	if resp.Diagnostics.HasError() {
@@ -148,10 +147,6 @@ func (r *scheduledReportResource) ValidateConfig(ctx context.Context, req resour
 		case f != "monthly" && !dayOfMonth.IsNull():
 			resp.Diagnostics.AddAttributeError(dayPath.AtName("day_of_month"), "Day of month not allowed", "schedule.day_of_month is only allowed for monthly schedules.")
 		}
-	}
-	if webhook.IsNull() && webhookWO.IsNull() && !recipients.IsUnknown() && len(recipients.Elements()) == 0 {
-		resp.Diagnostics.AddAttributeError(path.Root("recipients"), "Nobody to deliver to",
-			"recipients needs at least one address unless webhook_url (or webhook_url_wo) is set.")
 	}
 	if report.ValueString() == "budget_status" && !filtersObject.IsNull() && !filtersObject.IsUnknown() && filtersRestrict(filtersObject) {
 		resp.Diagnostics.AddAttributeError(path.Root("filters"), "Filters on a budget_status report",
@@ -228,7 +223,8 @@ func (r *scheduledReportResource) Create(ctx context.Context, req resource.Creat
 // resource that carries a webhook (webhook_object.go).
 func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport, client.ReportInput] {
 	return webhookObject[*client.ScheduledReport, client.ReportInput]{
-		noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
+		noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID },
+		urlOf: func(a *client.ScheduledReport) *string { return a.WebhookURL }, create: r.data.client.CreateReport,
 		sets: reportSets,
 		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
 	}
@@ -259,7 +255,12 @@ func (r *scheduledReportResource) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *scheduledReportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importWebhookObject(ctx, req, resp)
+}
+
+// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).
+func (r *scheduledReportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planWebhook(ctx, "scheduled report", true, req, resp)
 }
 
 // reportSets are the attributes that are sets: a field error inside one is reported on the set.

@@ -18,6 +18,7 @@ type webhookObject[A any, Q any] struct {
 	noun    string                         // "budget alert": what a diagnostic calls it
 	sets    func(string) (path.Path, bool) // the set attributes, where a field error inside one is reported
 	idOf    func(A) string
+	urlOf   func(A) *string // the webhook URL the service holds
 	create  func(context.Context, Q, *client.CreateOptions) (A, error)
 	get     func(context.Context, string) (A, error)
 	replace func(context.Context, string, Q) (A, error)
@@ -57,7 +58,7 @@ func createWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx conte
 	}
 	P(&m).fromAPI(created, writeOnly)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	resp.Diagnostics.Append(saveWebhookRecord(ctx, resp.Private, webhookRecord{}.written(webhook, writeOnly, o.urlOf(created)))...)
 }
 
 func readWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -76,12 +77,22 @@ func readWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context
 		AddAPIError(&resp.Diagnostics, "Could not read the "+o.noun+" "+id, err, o.sets)
 		return
 	}
-	// A URL set through webhook_url_wo never reaches state. An import cannot tell the two apart and stores
-	// it in the sensitive webhook_url.
-	writeOnly, diags := webhookWasWriteOnly(ctx, req.Private)
+	// The service's URL reaches the state only where the state holds the plain form (write_only_webhook.go).
+	record, diags := loadWebhookRecord(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	P(&m).fromAPI(a, writeOnly)
+	held := o.urlOf(a)
+	P(&m).fromAPI(a, !record.urlInState())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	if record.Form == formImported && held != nil {
+		// Imported: a webhook to name in the configuration. webhook_url_wo_version = 1 tells it apart in a
+		// generated configuration (whose sensitive arguments all read `null # sensitive`).
+		var version types.Int64
+		resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("webhook_url_wo_version"), &version)...)
+		if version.IsNull() {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("webhook_url_wo_version"), types.Int64Value(1))...)
+		}
+	}
+	resp.Diagnostics.Append(saveWebhookRecord(ctx, resp.Private, record.refreshed(held))...)
 }
 
 func updateWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -99,7 +110,9 @@ func updateWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx conte
 	}
 	P(&m).fromAPI(updated, writeOnly)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(rememberWriteOnlyWebhook(ctx, resp.Private, writeOnly)...)
+	record, diags := loadWebhookRecord(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(saveWebhookRecord(ctx, resp.Private, record.written(webhook, writeOnly, o.urlOf(updated)))...)
 }
 
 func deleteWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context.Context, o webhookObject[A, Q], req resource.DeleteRequest, resp *resource.DeleteResponse) {

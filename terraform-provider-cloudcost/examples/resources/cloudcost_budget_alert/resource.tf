@@ -19,9 +19,9 @@ resource "cloudcost_budget_alert" "web" {
   ]
   recipients = ["finops@example.com"]
 
-  # Write-only: reaches the service, never the state or a saved plan. Bump the version to send a new URL.
-  webhook_url_wo         = var.alert_webhook_url
-  webhook_url_wo_version = 1
+  # Write-only, from an ephemeral variable: reaches the service, never the state or a saved plan. A changed
+  # URL is sent on the next apply.
+  webhook_url_wo = var.alert_webhook_url
 
   # One source of amounts besides `amount`: planned_amounts for named periods, or auto_adjust from history.
   planned_amounts = [{ period_start = "2027-01-01", amount = 9000 }]
@@ -30,7 +30,7 @@ resource "cloudcost_budget_alert" "web" {
 
 variable "alert_webhook_url" {
   type      = string
-  sensitive = true
+  ephemeral = true # not `sensitive`: a saved plan stores a sensitive variable's value
 }
 
 variable "group_id" {

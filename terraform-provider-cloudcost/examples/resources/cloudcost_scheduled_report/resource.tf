@@ -13,18 +13,19 @@ resource "cloudcost_scheduled_report" "weekly" {
   recipients = ["finops@example.com"]
 }
 
-# A spend feed: every run POSTed to a webhook as a signed event; the URL write-only.
+# A spend feed: every run POSTed to a webhook as a signed event. The URL is write-only and the variable
+# ephemeral (OpenTofu 1.11+): it reaches the service, never the state or a saved plan. A changed URL is sent
+# on the next apply.
 resource "cloudcost_scheduled_report" "feed" {
-  name                   = "Daily spend feed"
-  report                 = "daily"
-  schedule               = { frequency = "daily", time = "06:00", timezone = "UTC" }
-  webhook_url_wo         = var.feed_webhook_url
-  webhook_url_wo_version = 1
+  name           = "Daily spend feed"
+  report         = "daily"
+  schedule       = { frequency = "daily", time = "06:00", timezone = "UTC" }
+  webhook_url_wo = var.feed_webhook_url
 }
 
 variable "feed_webhook_url" {
   type      = string
-  sensitive = true
+  ephemeral = true # not `sensitive`: a saved plan stores a sensitive variable's value
 }
 
 variable "group_id" {
