@@ -1348,7 +1348,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
@@ -1365,7 +1365,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
@@ -1381,7 +1381,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
