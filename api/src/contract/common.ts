@@ -109,14 +109,23 @@ export const TimeZone = z
  * A name: surrounding whitespace is removed, then 1 to `max` characters must remain. JSON Schema cannot
  * trim, so the document states the blank rule as a pattern (a non-whitespace character somewhere) and the
  * lengths as sent without padding.
+ *
+ * Decisions (issue 37), one definition for every door: whitespace is ECMAScript's (WhiteSpace and
+ * LineTerminator, ECMA-262 §12.2–12.3: what `String.prototype.trim` removes, U+FEFF included, U+0085 not);
+ * a character is a Unicode code point, as zod's `max` and JSON Schema's `maxLength` count (an emoji outside
+ * the Basic Multilingual Plane is one character, not two UTF-16 units).
  */
+/** The rule of {@link TrimmedName} as the document says it. */
+export const nameRule = (max: number) =>
+  `must not be blank; surrounding whitespace (JavaScript's \`trim\`: U+FEFF included) is removed, then 1 to ${max} characters (Unicode code points) remain`;
+
 export function TrimmedName(max: number) {
   return z
     .string()
     .trim()
     .min(1)
     .max(max)
-    .openapi({ pattern: "\\S", description: `must not be blank; surrounding whitespace is removed, then 1 to ${max} characters remain` });
+    .openapi({ pattern: "\\S", description: nameRule(max) });
 }
 
 /** RFC 9110 §5.6.2 visible ASCII (VCHAR), 1–255 characters: a key a client can resend byte for byte. */
@@ -147,6 +156,7 @@ export const recipientSet = <S extends z.ZodType<string[], string[] | undefined>
     )
     .openapi(RECIPIENTS);
 
+/** An object's ID: `<prefix>_` and 10 to 40 lower-case letters or digits (every door checks it before sending: issue 37). */
 export const ResourceId = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
 
