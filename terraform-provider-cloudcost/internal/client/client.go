@@ -47,6 +47,9 @@ type Client struct {
 	tokens    tokenSource
 	// baseSetting is Options.BaseURLSetting.
 	baseSetting string
+	// tokensFromBase: tokens come from the base URL's origin (no AuthURL), so a token request that reaches no
+	// server is the base URL's fault too.
+	tokensFromBase bool
 }
 
 // New returns a client; it sends no request. It refuses options it cannot work with, naming them.
@@ -76,6 +79,7 @@ func New(o Options) (*Client, error) {
 		authURL := o.AuthURL
 		if authURL == "" {
 			authURL = base.Scheme + "://" + base.Host
+			c.tokensFromBase = true
 		}
 		tokenURL, err := url.JoinPath(authURL, "/oauth/token")
 		if err != nil {
@@ -129,8 +133,10 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 	req.idempotent = op.method != http.MethodPost || req.header.Get("Idempotency-Key") != ""
 
 	tok, err := c.tokens.token(ctx)
-	if err != nil {
+	if err != nil && c.tokensFromBase {
 		return c.located(err, nil)
+	} else if err != nil {
+		return err
 	}
 	req.header.Set("Authorization", "Bearer "+tok)
 	res, attempts, err := c.send(ctx, req)
