@@ -55,19 +55,26 @@ resource "cloudcost_scheduled_report" "kyiv" {
 	if plan, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after apply should be empty (exit %d):\n%s", code, plan)
 	}
-	if plan, code := d.run(t, "plan", "-refresh-only", "-detailed-exitcode"); code != 0 {
-		t.Errorf("a refresh should change nothing (exit %d):\n%s", code, plan)
+	// A refresh stores what the service answers: the plan after it is empty too (the values are kept as written).
+	d.mustRun(t, "apply", "-refresh-only", "-auto-approve")
+	if plan, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
+		t.Errorf("the plan after a refresh should be empty (exit %d):\n%s", code, plan)
 	}
 }
 
 // Values the service refuses are refused at plan, on the attribute, before any request.
 func TestAccValuesRefusedAtPlan(t *testing.T) {
 	acceptance(t)
+	block := func(kind, body string) string { return "resource \"" + kind + "\" \"x\" {\n" + body + "\n}\n" }
 	for name, c := range map[string]struct{ config, says string }{
-		"101 emoji":       {fmt.Sprintf(`resource "cloudcost_cloud_group" "g" { name = "%s" }`, strings.Repeat("\U0001F4B8", 101)), "must be at most 100 characters after trimming surrounding whitespace (got 101)"},
-		"501 emoji":       {fmt.Sprintf(`resource "cloudcost_cloud_group" "g" { name = "g"`+"\n"+`description = "%s" }`, strings.Repeat("\U0001F4B8", 501)), "must be at most 500 characters (got 501)"},
-		"a name as group": {`resource "cloudcost_budget_alert" "a" {` + "\n" + `name = "a"` + "\n" + `amount = 1` + "\n" + `group_id = "Production"` + "\n" + `thresholds = [{ percent = 100, basis = "actual" }] }`, `group_id = "Production" must be an ID starting with grp_`},
-		"not a zone":      {`resource "cloudcost_scheduled_report" "r" {` + "\n" + `name = "r"` + "\n" + `report = "summary"` + "\n" + `schedule = { frequency = "daily", time = "09:00", timezone = "IST" }` + "\n" + `recipients = ["a@example.com"] }`, "must be an IANA time-zone name"},
+		"101 emoji": {block("cloudcost_cloud_group", fmt.Sprintf(`name = "%s"`, strings.Repeat("\U0001F4B8", 101))),
+			"must be at most 100 characters after trimming surrounding whitespace (got 101)"},
+		"501 emoji": {block("cloudcost_cloud_group", fmt.Sprintf("name = \"g\"\ndescription = \"%s\"", strings.Repeat("\U0001F4B8", 501))),
+			"must be at most 500 characters (got 501)"},
+		"a name as group": {block("cloudcost_budget_alert", "name = \"a\"\namount = 1\ngroup_id = \"Production\"\nthresholds = [{ percent = 100, basis = \"actual\" }]"),
+			`group_id = "Production" must be an ID starting with grp_`},
+		"not a zone": {block("cloudcost_scheduled_report", "name = \"r\"\nreport = \"summary\"\nschedule = { frequency = \"daily\", time = \"09:00\", timezone = \"IST\" }\nrecipients = [\"a@example.com\"]"),
+			"must be an IANA time-zone name"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := newTofuDir(t, "provider \"cloudcost\" {}\n"+c.config+"\n")
