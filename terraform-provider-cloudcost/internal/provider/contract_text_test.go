@@ -1,12 +1,16 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 // Issue 37: the rules on text the service and this provider must agree on, each from one definition (the
@@ -158,4 +162,70 @@ func documentSchemas(t *testing.T) map[string]map[string]any {
 		t.Fatal(err)
 	}
 	return doc.Components.Schemas
+}
+
+// Every field of the contract's request bodies, nested ones included, maps to an attribute of the resource
+// that sends it (a field error the service finds is reported there, in Terraform's names).
+func TestEveryRequestFieldMapsToAnAttribute(t *testing.T) {
+	schemas := documentSchemas(t)
+	ctx := context.Background()
+	for component, r := range map[string]struct {
+		res  resource.Resource
+		sets func(string) (path.Path, bool)
+	}{
+		"AlertInput":  {NewBudgetAlertResource(), alertSets},
+		"ReportInput": {NewScheduledReportResource(), reportSets},
+	} {
+		var resp resource.SchemaResponse
+		r.res.Schema(ctx, resource.SchemaRequest{}, &resp)
+		fields := contractFieldPaths(schemas, schemas[component], "body")
+		if !strings.Contains(strings.Join(fields, " "), "body.filters.accountIds.0") {
+			t.Fatalf("%s: the walk missed nested fields: %v", component, fields)
+		}
+		for _, field := range fields {
+			p, ok := r.sets(field)
+			if !ok {
+				t.Errorf("%s: %s maps to no attribute", component, field)
+				continue
+			}
+			if _, diags := resp.Schema.AttributeAtPath(ctx, p); diags.HasError() {
+				t.Errorf("%s: %s maps to %s, which the resource does not have", component, field, p)
+			}
+		}
+	}
+}
+
+// contractFieldPaths lists the paths the service can name in a body of this schema: `body.filters.accountIds.0`.
+func contractFieldPaths(schemas map[string]map[string]any, s map[string]any, at string) []string {
+	if ref, ok := s["$ref"].(string); ok {
+		return contractFieldPaths(schemas, schemas[strings.TrimPrefix(ref, "#/components/schemas/")], at)
+	}
+	var out []string
+	for _, key := range []string{"oneOf", "anyOf", "allOf"} {
+		for _, alt := range asSchemas(s[key]) {
+			out = append(out, contractFieldPaths(schemas, alt, at)...)
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		out = append(out, contractFieldPaths(schemas, items, at+".0")...)
+	}
+	props, _ := s["properties"].(map[string]any)
+	for name, sub := range props {
+		out = append(out, at+"."+name)
+		if m, ok := sub.(map[string]any); ok {
+			out = append(out, contractFieldPaths(schemas, m, at+"."+name)...)
+		}
+	}
+	return out
+}
+
+func asSchemas(v any) []map[string]any {
+	list, _ := v.([]any)
+	var out []map[string]any
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
