@@ -207,6 +207,7 @@ func contractFieldPaths(schemas map[string]map[string]any, s map[string]any, at 
 		}
 	}
 	if items, ok := s["items"].(map[string]any); ok {
+		out = append(out, at+".0")
 		out = append(out, contractFieldPaths(schemas, items, at+".0")...)
 	}
 	props, _ := s["properties"].(map[string]any)
