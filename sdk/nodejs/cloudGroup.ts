@@ -144,7 +144,7 @@ export interface CloudGroupArgs {
      */
     azureSubscriptionIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * at most 500 characters; default: ""
+     * at most 500 characters (Unicode code points: an emoji is one); default: ""
      */
     description?: pulumi.Input<string | undefined>;
     /**

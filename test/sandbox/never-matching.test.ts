@@ -5,7 +5,7 @@ import { DEMO_AWS, DEMO_AZURE, alertBody, call, expectProblem, fields, reportBod
 /**
  * Issue 33 items 6 and 7: a filter that could never match is refused with a field error naming each value
  * (400 when the values alone rule it out, 422 when the organization does), on alerts, reports and cost
- * reads alike, and nothing is stored; spend is booked only on a service the cost data names, of the
+ * reads alike, and nothing is stored (a tag value nothing carries yet can match tomorrow: accepted, issue 37); spend is booked only on a service the cost data names, of the
  * account's provider (422 naming `body.service`, with the close matches), so a filtered budget sees it.
  */
 describe("filters that could never match, and spend the cost data cannot hold", () => {
@@ -52,7 +52,7 @@ describe("filters that could never match, and spend the cost data cannot hold", 
       400,
       ["accountIds.1"],
     ],
-    ["a tag value the key never has", { tags: [{ key: "team", values: ["web", "nobody"] }] }, 422, ["tags.0.values.1"]],
+    ["a tag key that is not a cost allocation tag", { tags: [{ key: "squad", values: ["web"] }] }, 422, ["tags.0.key"]],
   ];
   const inGroup: [string, Record<string, unknown>, string[], string][] = [
     ["a connected account outside the group", { accountIds: [DEMO_AWS[0]] }, ["accountIds.0"], "not_in_group"],
@@ -105,6 +105,22 @@ describe("filters that could never match, and spend the cost data cannot hold", 
       const created = await call(sandbox, "POST", "/alerts", { token, json: alertBody({ filters }) });
       expect([created.status, created.text]).toEqual([201, created.text]);
     }
+  });
+
+  // Issue 37: a budget declared with the infrastructure it watches names a tag value before anything so
+  // tagged has spent (AWS and GCP budgets accept any value of an active tag key).
+  it("accepts a value of a known tag key that nothing carries yet, on alerts, reports and cost reads", async () => {
+    const filters = { tags: [{ key: "team", values: ["new-team"] }] };
+    for (const [path, body] of [
+      ["/alerts", alertBody({ filters })],
+      ["/reports", reportBody({ filters })],
+    ] as const) {
+      const created = await call(sandbox, "POST", path, { token, json: body });
+      expect([created.status, created.text]).toEqual([201, created.text]);
+      expect(fields(created).filters).toEqual(filters);
+    }
+    const read = await call(sandbox, "GET", `/cost/summary?${window}&${query(filters)}`, { token });
+    expect([read.status, fields(read).total]).toEqual([200, 0]);
   });
 
   it("refuses spend on a service the cost data does not name, with the close matches, and books nothing", async () => {

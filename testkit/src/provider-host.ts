@@ -106,7 +106,20 @@ export interface HostOptions {
    * instead of the workspace's.
    */
   hostFrom?: string;
+  /**
+   * A provider plugin's entry to run instead of the dynamic-provider host, spoken to the same way: the
+   * native plugin (`native/dist/plugin/main.js`, {@link NATIVE_PLUGIN_ENTRY}), the second door onto the runtime.
+   */
+  entry?: string;
   env?: Record<string, string>;
+}
+
+/** The native plugin's entry (what `native/bin/pulumi-resource-cloudcost` runs). */
+export const NATIVE_PLUGIN_ENTRY = join(REPO_ROOT, "native", "dist", "plugin", "main.js");
+
+/** A URN of a resource of the native plugin (`cloudcost:index:<Kind>`). */
+export function nativeUrn(kind: ResourceKind, name: string, stack = "test", project = "cloudcost-test"): string {
+  return `urn:pulumi:${stack}::${project}::cloudcost:index:${kind}::${name}`;
 }
 
 const DEADLINE_MS = 60_000;
@@ -149,7 +162,8 @@ function change<R extends provproto.DiffRequest | provproto.UpdateRequest>(
 
 /** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` and connects once it prints its port. */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
-  const entry = opts.hostFrom ? require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [opts.hostFrom] }) : HOST_ENTRY;
+  const entry =
+    opts.entry ?? (opts.hostFrom ? require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [opts.hostFrom] }) : HOST_ENTRY);
   const child = spawn(process.execPath, [entry, "127.0.0.1:1"], {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "cloudcost-test", ...opts.env },

@@ -21,6 +21,8 @@ export interface ApiErrorInit {
   attempts: number;
   /** What the client caught: the transport failure or the schema mismatch (kept, never replaced). */
   cause?: unknown;
+  /** Which setting points where and what answered there, when the failure is the URL's fault (./api-location). */
+  where?: string;
 }
 
 /** An unsuccessful API call: an RFC 9457 problem response, an OAuth error, or a transport failure. */
@@ -35,6 +37,8 @@ export class ApiError extends Error implements Omit<ApiErrorInit, "cause"> {
   readonly oauthError?: string;
   readonly operation: string;
   readonly attempts: number;
+  readonly where?: string;
+  readonly #init: ApiErrorInit;
 
   constructor(init: ApiErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +53,13 @@ export class ApiError extends Error implements Omit<ApiErrorInit, "cause"> {
     this.oauthError = init.oauthError;
     this.operation = init.operation;
     this.attempts = init.attempts;
+    this.where = init.where;
+    this.#init = init;
+  }
+
+  /** The same failure, saying where the URL points and what answered there (./api-location). */
+  relocated(where: string): ApiError {
+    return new ApiError({ ...this.#init, where });
   }
 }
 
@@ -59,5 +70,6 @@ function describe(e: ApiErrorInit): string {
   let text = parts.join(": ");
   if (e.requestId) text += ` (request id ${e.requestId})`;
   if (e.attempts > 1) text += ` after ${e.attempts} attempts`;
+  if (e.where) text += `. ${e.where}`;
   return text;
 }

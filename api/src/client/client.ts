@@ -1,3 +1,4 @@
+import { located, type ApiLocation } from "./api-location";
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
 import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
@@ -44,6 +45,11 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** Observer of every HTTP attempt (including token requests); used to count requests. */
   onRequest?: (e: RequestEvent) => void;
+  /**
+   * Where `baseUrl` came from, e.g. `cloudcost:apiUrl`: a failure that is the URL's fault (nothing answers
+   * there, or not the API) names it with the URL and what answered (./api-location).
+   */
+  baseUrlSetting?: string;
 }
 
 /** Query parameters; a list repeats its parameter (`?services=A&services=B`, OpenAPI `style: form, explode: true`). */
@@ -108,6 +114,7 @@ export interface CloudCostClient extends CrudMethods<"alert">, CrudMethods<"repo
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class CloudCostClient {
   private readonly base: URL;
+  private readonly location: ApiLocation;
   private readonly transport: TransportOptions;
   /** The API's transport: paced by the server's rate-limit headers, one budget per credentials. */
   private readonly apiTransport: TransportOptions;
@@ -115,6 +122,7 @@ export class CloudCostClient {
 
   constructor(opts: ClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, ""));
+    this.location = { baseUrl: this.base.href, setting: opts.baseUrlSetting };
     this.transport = {
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: { ...DEFAULT_RETRY, ...opts.retry },
@@ -183,28 +191,36 @@ export class CloudCostClient {
       operation,
     };
 
+    const sent = (token: string) =>
+      send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.apiTransport).catch((e: unknown) => {
+        throw located(e, this.location);
+      });
     let token = await this.tokens.token();
-    let outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.apiTransport);
+    let outcome = await sent(token);
     // One refresh on 401: the token expired or was revoked since it was cached (RFC 6750 §3.1).
     if (outcome.response.status === 401 && this.tokens.invalidate(token)) {
       token = await this.tokens.token();
-      outcome = await send({ ...request, headers: { ...headers, authorization: `Bearer ${token}` } }, this.apiTransport);
+      outcome = await sent(token);
     }
     const { response, attempts } = outcome;
-    if (response.status !== route.status) throw errorFromResponse(response, operation, attempts);
+    if (response.status !== route.status) throw located(errorFromResponse(response, operation, attempts), this.location, response);
     if (headerValue(response.headers, "idempotent-replayed") === "true") input.onReplay?.();
     const schema: z.ZodType | null = route.response;
     if (schema === null) return undefined;
     const parsed = schema.safeParse(parseJson(response.body));
     if (!parsed.success)
-      throw new ApiError({
-        status: response.status,
-        title: "response did not match the API contract",
-        detail: parsed.error.issues[0]?.message,
-        operation,
-        attempts,
-        cause: parsed.error,
-      });
+      throw located(
+        new ApiError({
+          status: response.status,
+          title: "response did not match the API contract",
+          detail: parsed.error.issues[0]?.message,
+          operation,
+          attempts,
+          cause: parsed.error,
+        }),
+        this.location,
+        response,
+      );
     return parsed.data;
   }
 

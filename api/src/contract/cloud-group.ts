@@ -1,14 +1,13 @@
 import { Member } from "./account";
-import { ResourceId, Timestamp, TrimmedName, page } from "./common";
+import { ResourceId, Timestamp, TrimmedName, nameRule, page } from "./common";
 import { z } from "./zod";
 
 // Not a named component: a nullable reference renders as an unsatisfiable allOf in OpenAPI 3.1 output.
 export const GroupId = ResourceId("grp").openapi({ example: "grp_01j9z6w3k2m4n5p6q7r8" });
 export const GroupName = TrimmedName(100).openapi({
-  description:
-    "must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively",
+  description: `${nameRule(100)}; unique within the organization, case-insensitively`,
 });
-export const GroupDescription = z.string().max(500);
+export const GroupDescription = z.string().max(500).openapi({ description: "at most 500 characters (Unicode code points)" });
 export const MAX_GROUP_MEMBERS = 1000;
 
 export const CloudGroup = z

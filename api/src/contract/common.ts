@@ -1,3 +1,4 @@
+import timeZones from "./time-zones.json";
 import { z } from "./zod";
 
 /** Scopes (decision, see README "Contract decisions"): `read` for every GET, `write` for every change, `run` to start a scan. */
@@ -84,25 +85,47 @@ export const Currency = z
   .refine((c) => CURRENCY_SET.has(c), "is not an ISO 4217 currency code")
   .openapi({ example: "USD", enum: [...CURRENCY_CODES], description: "ISO 4217 alphabetic code, upper case" });
 
-/** IANA time-zone names as known to the runtime's ICU data. */
-const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf("timeZone"), "UTC"]);
+/**
+ * Time zones (decision, issue 37): every name the IANA time zone database gives, a zone or a link,
+ * canonical or alias (`Asia/Kolkata` and `Asia/Calcutta`, `Europe/Kyiv` and `Europe/Kiev`), spelled exactly
+ * as the database does, and kept as written. The list is one file for every door (`time-zones.json`,
+ * written by `npm run time-zones` from moment-timezone's copy of the latest tz release; the Go provider
+ * holds a copy to it), not the runtime's ICU: `Intl` lists CLDR's older canonical names only (no
+ * `Asia/Kolkata`) and accepts names the database does not give (`PST`, `IST`, any case).
+ */
+export const TIME_ZONES: readonly string[] = timeZones.names;
+const TIME_ZONE_SET: ReadonlySet<string> = new Set(TIME_ZONES);
+/** The IANA link targets: the zone an alias stands for (a runtime whose ICU predates a new name computes with its target). */
+export const TIME_ZONE_LINKS: Readonly<Record<string, string>> = timeZones.links;
 export const TimeZone = z
   .string()
-  .refine((tz) => TIME_ZONES.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin")
-  .openapi({ example: "Europe/Berlin", description: "an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)" });
+  .refine((tz) => TIME_ZONE_SET.has(tz), "must be an IANA time-zone name, e.g. Europe/Berlin (case-sensitive)")
+  .openapi({
+    example: "Europe/Berlin",
+    description: `a name of the IANA time zone database (release ${timeZones.release}): a zone or a link, e.g. \`Europe/Berlin\`, \`Asia/Kolkata\` or its older \`Asia/Calcutta\`, or \`UTC\`; case-sensitive, kept as written`,
+  });
 
 /**
  * A name: surrounding whitespace is removed, then 1 to `max` characters must remain. JSON Schema cannot
  * trim, so the document states the blank rule as a pattern (a non-whitespace character somewhere) and the
  * lengths as sent without padding.
+ *
+ * Decisions (issue 37), one definition for every door: whitespace is ECMAScript's (WhiteSpace and
+ * LineTerminator, ECMA-262 §12.2–12.3: what `String.prototype.trim` removes, U+FEFF included, U+0085 not);
+ * a character is a Unicode code point, as zod's `max` and JSON Schema's `maxLength` count (an emoji outside
+ * the Basic Multilingual Plane is one character, not two UTF-16 units).
  */
+/** The rule of {@link TrimmedName} as the document says it. */
+export const nameRule = (max: number) =>
+  `must not be blank; surrounding whitespace (JavaScript's \`trim\`: U+FEFF included) is removed, then 1 to ${max} characters (Unicode code points) remain`;
+
 export function TrimmedName(max: number) {
   return z
     .string()
     .trim()
     .min(1)
     .max(max)
-    .openapi({ pattern: "\\S", description: `must not be blank; surrounding whitespace is removed, then 1 to ${max} characters remain` });
+    .openapi({ pattern: "\\S", description: nameRule(max) });
 }
 
 /** RFC 9110 §5.6.2 visible ASCII (VCHAR), 1–255 characters: a key a client can resend byte for byte. */
@@ -133,6 +156,7 @@ export const recipientSet = <S extends z.ZodType<string[], string[] | undefined>
     )
     .openapi(RECIPIENTS);
 
+/** An object's ID: `<prefix>_` and 10 to 40 lower-case letters or digits (every door checks it before sending: issue 37). */
 export const ResourceId = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an ID starting with ${prefix}_`);
 

@@ -25,9 +25,11 @@ export function resolveApiSettings(config: ApiSettingsInput, env: NodeJS.Process
   const clientSecret = pick("clientSecret");
   const authUrl = pick("authUrl");
   const retry = { maxAttempts: 2 };
-  if (apiToken) return { options: { baseUrl, auth: { apiToken }, timeoutMs: config.timeoutMs, retry } };
-  if (clientId && clientSecret)
-    return { options: { baseUrl, auth: { clientId, clientSecret, authUrl }, timeoutMs: config.timeoutMs, retry } };
+  // Named in an error when nothing, or something other than the API, answers there (issue 37).
+  const baseUrlSetting = config.apiUrl ? "this policy's apiUrl" : `${SETTINGS_ENV.apiUrl} (this policy's apiUrl is not set)`;
+  const common = { baseUrl, baseUrlSetting, timeoutMs: config.timeoutMs, retry };
+  if (apiToken) return { options: { ...common, auth: { apiToken } } };
+  if (clientId && clientSecret) return { options: { ...common, auth: { clientId, clientSecret, authUrl } } };
   return {
     reason:
       "no credentials: set CLOUDCOST_API_TOKEN, or CLOUDCOST_CLIENT_ID and CLOUDCOST_CLIENT_SECRET (or apiToken / clientId and clientSecret in this policy's configuration)",

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { hostname } from "node:os";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { StackSelector } from "./stack-state";
 
 /**
@@ -45,6 +45,28 @@ function filesUnder(dir: string): string[] {
 /** Every empty attributes sidecar under the backend's `.pulumi` folder. */
 export function emptySidecars(root: string): string[] {
   return filesUnder(join(root, ".pulumi")).filter((path) => path.endsWith(".attrs") && statSync(path).size === 0);
+}
+
+/**
+ * Runs READ against a copy of the backend without the empty sidecars (what `--apply` would remove), so the
+ * look-before-you-act mode reads the checkpoint through the CLI as the repair will, and changes nothing in the
+ * backend itself. Only the stacks and the backend's metadata are copied (no history, backups or locks); the
+ * copy is private to this process and removed after.
+ */
+export function withoutEmptySidecars<T>(root: string, sidecars: readonly string[], read: (backendUrl: string) => T): T {
+  const copy = mkdtempSync(join(tmpdir(), "cloudcost-backend-"));
+  const skipped = new Set(sidecars);
+  const from = join(root, ".pulumi");
+  const kept = (path: string) => {
+    const inside = path.slice(from.length).split(/[\\/]/)[1];
+    return !skipped.has(path) && (inside === undefined || inside === "stacks" || inside === "meta.yaml");
+  };
+  try {
+    cpSync(from, join(copy, ".pulumi"), { recursive: true, filter: kept });
+    return read(pathToFileURL(copy).href);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 const processGone = (pid: number): boolean => {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { clientFor } from "../runtime/clients";
 import { stackOfUrn } from "../runtime/create-key";
-import { emptySidecars, fileBackendRoot, stackLocks } from "./diy-backend";
+import { emptySidecars, fileBackendRoot, stackLocks, withoutEmptySidecars } from "./diy-backend";
 import { finishCreates, type FinishedCreates } from "./finish-creates";
 import { findRecovery, pendingCount, refreshArgs, someUrn, type Recovery } from "./pending";
 import { unrepaired, type Unrepaired } from "./repair-check";
@@ -69,21 +69,22 @@ function pulumiShown(args: string[], options: PendingOptions): boolean {
   return spawnSync("pulumi", [...args, ...selectorArgs(options), "--non-interactive"], { stdio: [...stdio] }).status === 0;
 }
 
+const UNREADABLE =
+  "an interrupted write left these attribute files of the state backend empty, so the Pulumi CLI cannot read the checkpoint";
+
 /**
- * Clears what a killed CLI left in a file backend that would stop every command (./diy-backend): empty
- * attribute sidecars are removed with `--apply`, else named. Resolves false when the state cannot be read yet.
+ * What a killed CLI left in a file backend that would stop every command (./diy-backend): empty attribute
+ * sidecars. With `--apply` they are removed; without, they are listed (and the checkpoint is read from a copy
+ * without them, so the findings are printed all the same).
  */
-function clearUnreadableCheckpoint(root: string | undefined, options: PendingOptions): boolean {
+function emptySidecarsOf(root: string | undefined, options: PendingOptions): string[] {
   const sidecars = root === undefined ? [] : emptySidecars(root);
-  if (sidecars.length === 0) return true;
-  const why = "an interrupted write left these attribute files of the state backend empty, so the checkpoint cannot be read";
-  if (!options.apply) {
-    process.stderr.write(`${why}; remove them (or run with --apply):\n  rm ${sidecars.map(shellWord).join(" ")}\n`);
-    return false;
+  if (sidecars.length > 0 && options.apply) {
+    for (const path of sidecars) rmSync(path);
+    process.stderr.write(`Removed ${sidecars.length} empty attribute file(s): ${UNREADABLE}.\n`);
+    return [];
   }
-  for (const path of sidecars) rmSync(path);
-  process.stderr.write(`Removed ${sidecars.length} empty attribute file(s): ${why}.\n`);
-  return true;
+  return sidecars;
 }
 
 /**
@@ -114,22 +115,29 @@ function unlock(root: string | undefined, state: StackExport, options: PendingOp
  */
 export async function pendingCommand(options: PendingOptions): Promise<number> {
   const root = fileBackendRoot(options);
-  if (!clearUnreadableCheckpoint(root, options)) return 1;
-  const state = exportStack(options);
-  const client = clientFor(stackConfig(options));
+  const sidecars = emptySidecarsOf(root, options);
+  // Left (look mode only): the checkpoint is read from a copy of the backend without them.
+  const read = <T>(f: (selector: StackSelector) => T): T =>
+    root !== undefined && sidecars.length > 0
+      ? withoutEmptySidecars(root, sidecars, (backendUrl) => f({ ...options, backendUrl }))
+      : f(options);
+  const state = read(exportStack);
+  const client = clientFor(read(stackConfig));
   const recovery = await findRecovery(state, client);
   const refresh = refreshArgs(recovery);
   const finished = finishCreates(state, recovery);
   const report = (problems: Unrepaired[] = []) => {
     if (options.json)
       process.stdout.write(
-        `${JSON.stringify({ ...recovery, refresh: refresh ?? null, replaced: finished.replaced, unrepaired: problems }, null, 2)}\n`,
+        `${JSON.stringify({ ...recovery, emptySidecars: sidecars, refresh: refresh ?? null, replaced: finished.replaced, unrepaired: problems }, null, 2)}\n`,
       );
   };
   if (!options.json) process.stdout.write(`${describe(recovery, finished, refresh, options).join("\n")}\n`);
+  if (sidecars.length > 0)
+    process.stderr.write(`${UNREADABLE}; \`--apply\` removes them (or remove them yourself):\n  rm ${sidecars.map(shellWord).join(" ")}\n`);
   if (!options.apply) {
     report();
-    return pendingCount(recovery) === 0 && recovery.unmanaged.length === 0 ? 0 : 1;
+    return pendingCount(recovery) === 0 && recovery.unmanaged.length === 0 && sidecars.length === 0 ? 0 : 1;
   }
   const unlocked = unlock(root, state, options);
   if (!unlocked || refresh === undefined) {

@@ -46,6 +46,8 @@ export interface StackExport {
 export interface StackSelector {
   stack?: string;
   cwd?: string;
+  /** The backend to read instead of the project's (`PULUMI_BACKEND_URL`): a readable copy of a file backend (./diy-backend). */
+  backendUrl?: string;
 }
 
 /** The arguments that select the stack for a `pulumi` command, in the order the CLI takes them. */
@@ -56,7 +58,8 @@ export function selectorArgs(selector: StackSelector): string[] {
 /** Runs `pulumi ARGS` and returns its standard output; a failure names the command and what it printed. */
 function pulumi(args: string[], selector: StackSelector): string {
   const full = [...args, ...selectorArgs(selector), "--non-interactive"];
-  const result = spawnSync("pulumi", full, { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
+  const env = selector.backendUrl === undefined ? process.env : { ...process.env, PULUMI_BACKEND_URL: selector.backendUrl };
+  const result = spawnSync("pulumi", full, { encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env });
   if (result.error) throw new Error(`could not run pulumi ${args.join(" ")}: ${result.error.message}`, { cause: result.error });
   if (result.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${result.status}): ${result.stderr.trim()}`);
   return result.stdout;

@@ -22,7 +22,7 @@ export function clientFor(config: ConfigLookup): CloudCostClient {
   const key = createHash("sha256").update(JSON.stringify(settings)).digest("hex");
   let client = clients.get(key);
   if (!client) {
-    client = new CloudCostClient({ baseUrl: settings.apiUrl, auth: settings.auth });
+    client = new CloudCostClient({ baseUrl: settings.apiUrl, auth: settings.auth, baseUrlSetting: settings.apiUrlSetting });
     clients.set(key, client);
   }
   return client;

@@ -4,6 +4,8 @@ import { normaliseApiUrl } from "./api-url";
 /** Everything needed to reach the API; resolved at run time, never captured in `__provider`. */
 export interface Settings {
   apiUrl: string;
+  /** Where `apiUrl` came from, for messages about what it points at: `cloudcost:apiUrl`, or its environment variable. */
+  apiUrlSetting: string;
   auth: ClientAuth;
 }
 
@@ -40,11 +42,13 @@ export function resolveSettings(config: ConfigLookup): Settings {
   const apiUrl = checkedApiUrl(config);
   if (!apiUrl) throw new SettingsError(`${both("apiUrl")} is not set: it is the API base URL ending in /api/v1`);
   const origin = new URL(apiUrl).origin;
+  const apiUrlSetting = config("apiUrl")?.trim() ? "cloudcost:apiUrl" : `${SETTINGS_ENV.apiUrl} (cloudcost:apiUrl is not set)`;
   const apiToken = lookup(config, "apiToken");
-  if (apiToken) return { apiUrl, auth: { apiToken } };
+  if (apiToken) return { apiUrl, apiUrlSetting, auth: { apiToken } };
   const clientId = lookup(config, "clientId");
   const clientSecret = lookup(config, "clientSecret");
-  if (clientId && clientSecret) return { apiUrl, auth: { clientId, clientSecret, authUrl: lookup(config, "authUrl") ?? origin } };
+  if (clientId && clientSecret)
+    return { apiUrl, apiUrlSetting, auth: { clientId, clientSecret, authUrl: lookup(config, "authUrl") ?? origin } };
   if (clientId)
     throw new SettingsError(
       "cloudcost:clientId is set, so cloudcost:clientSecret is needed too: set it with `pulumi config set --secret cloudcost:clientSecret VALUE`, or CLOUDCOST_CLIENT_SECRET",

@@ -38,9 +38,11 @@ export interface FilterScope {
  * What the contract cannot know, so a filter it accepts could still never match in this organization
  * (AWS provider issue #46866; issue 33): an account that is not connected, or (with a group) not one of
  * its members; a provider, service or region of a provider no counted account has; a tag key that is not a
- * cost allocation tag, or a value that key never has. The service refuses each (422) naming the value.
- * Still accepted: a service a counted account of its provider does not bill yet, a region where nothing
- * runs yet — spend can start there any day (`spend add`, a new account). `at` is the filters' path.
+ * cost allocation tag. The service refuses each (422) naming the value. Still accepted: a service a counted
+ * account of its provider does not bill yet, a region where nothing runs yet, and any value of a cost
+ * allocation tag (issue 37: a budget declared with the infrastructure it watches names a tag value before
+ * anything carrying it has spent; AWS Budgets and GCP budgets accept any value of an active tag key too) —
+ * spend can start there any day (`spend add`, a new account, a newly tagged resource). `at` is the filters' path.
  */
 export function unevaluable(filters: CostFilters, scope: FilterScope, at: string, tagPath = "tags"): FieldError[] {
   const errors: FieldError[] = [];
@@ -79,21 +81,11 @@ export function unevaluable(filters: CostFilters, scope: FilterScope, at: string
   noAccount("services", providerOfService, "a service");
   noAccount("regions", providerOfRegion, "a region");
   filters.tags?.forEach((t, i) => {
-    const values = TAG_VALUES[t.key];
-    if (values === undefined)
+    if (TAG_VALUES[t.key] === undefined)
       errors.push({
         path: `${at}.${tagPath}.${i}.key`,
         code: "unknown_tag_key",
         message: `is not a cost allocation tag of this organization (known: ${TAG_KEYS.join(", ")})`,
-      });
-    else
-      t.values.forEach((value, j) => {
-        if (!values.includes(value))
-          errors.push({
-            path: `${at}.${tagPath}.${i}.values.${j}`,
-            code: "unknown_tag_value",
-            message: `is not a value of tag ${t.key} in this organization (its values: ${values.join(", ")})`,
-          });
       });
   });
   return errors;

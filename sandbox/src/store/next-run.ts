@@ -1,5 +1,6 @@
 import type { DayOfWeek, Schedule } from "@cloudcost/api";
 import { DateTime } from "luxon";
+import { scheduleZone } from "./schedule-zone";
 
 /** Luxon numbers weekdays 1 (Monday) to 7 (Sunday). */
 const WEEKDAY: Readonly<Record<DayOfWeek, number>> = {
@@ -25,12 +26,15 @@ function runsOn(schedule: Schedule, day: DateTime): boolean {
  */
 export function nextRunAt(schedule: Schedule, now: Date = new Date()): string {
   const [hour, minute] = schedule.time.split(":").map(Number) as [number, number];
-  const start = DateTime.fromJSDate(now, { zone: schedule.timezone }).startOf("day");
+  const start = DateTime.fromJSDate(now, { zone: scheduleZone(schedule.timezone) }).startOf("day");
   // Two months of days always contain the next run of any schedule.
   for (let offset = 0; offset <= 62; offset++) {
     const day = start.plus({ days: offset });
     if (!runsOn(schedule, day)) continue;
-    const at = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour, minute }, { zone: schedule.timezone });
+    const at = DateTime.fromObject(
+      { year: day.year, month: day.month, day: day.day, hour, minute },
+      { zone: scheduleZone(schedule.timezone) },
+    );
     if (at.toMillis() > now.getTime()) return at.toUTC().toISO({ suppressMilliseconds: false }) ?? "";
   }
   throw new Error(`no run within two months for schedule ${JSON.stringify(schedule)}`);

@@ -118,7 +118,7 @@ type cloudGroupArgs struct {
 	AwsAccountIds []string `pulumi:"awsAccountIds"`
 	// GUIDs, lower-cased; each a connected Azure subscription of the organization; at most 1,000 members with the AWS IDs; default: []
 	AzureSubscriptionIds []string `pulumi:"azureSubscriptionIds"`
-	// at most 500 characters; default: ""
+	// at most 500 characters (Unicode code points: an emoji is one); default: ""
 	Description *string `pulumi:"description"`
 	// not blank; surrounding blanks are trimmed, then 1–100 characters; unique in the organization, case-insensitively
 	Name string `pulumi:"name"`
@@ -130,7 +130,7 @@ type CloudGroupArgs struct {
 	AwsAccountIds pulumi.StringArrayInput
 	// GUIDs, lower-cased; each a connected Azure subscription of the organization; at most 1,000 members with the AWS IDs; default: []
 	AzureSubscriptionIds pulumi.StringArrayInput
-	// at most 500 characters; default: ""
+	// at most 500 characters (Unicode code points: an emoji is one); default: ""
 	Description pulumi.StringPtrInput
 	// not blank; surrounding blanks are trimmed, then 1–100 characters; unique in the organization, case-insensitively
 	Name pulumi.StringInput

@@ -1069,7 +1069,7 @@ type ScheduledReportSchedule struct {
 	Frequency string `pulumi:"frequency"`
 	// required; `HH:MM`, 24-hour, in `timezone`
 	Time string `pulumi:"time"`
-	// required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+	// required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
 	Timezone string `pulumi:"timezone"`
 }
 
@@ -1093,7 +1093,7 @@ type ScheduledReportScheduleArgs struct {
 	Frequency pulumi.StringInput `pulumi:"frequency"`
 	// required; `HH:MM`, 24-hour, in `timezone`
 	Time pulumi.StringInput `pulumi:"time"`
-	// required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+	// required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
 	Timezone pulumi.StringInput `pulumi:"timezone"`
 }
 
@@ -1143,7 +1143,7 @@ func (o ScheduledReportScheduleOutput) Time() pulumi.StringOutput {
 	return o.ApplyT(func(v ScheduledReportSchedule) string { return v.Time }).(pulumi.StringOutput)
 }
 
-// required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+// required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
 func (o ScheduledReportScheduleOutput) Timezone() pulumi.StringOutput {
 	return o.ApplyT(func(v ScheduledReportSchedule) string { return v.Timezone }).(pulumi.StringOutput)
 }

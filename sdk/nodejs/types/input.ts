@@ -55,7 +55,7 @@ export interface ScheduledReportScheduleArgs {
      */
     time: pulumi.Input<string>;
     /**
-     * required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+     * required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
      */
     timezone: pulumi.Input<string>;
 }

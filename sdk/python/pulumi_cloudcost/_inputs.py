@@ -260,7 +260,7 @@ class ScheduledReportScheduleArgsDict(TypedDict):
     """
     timezone: pulumi.Input[_builtins.str]
     """
-    required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+    required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
     """
     day_of_month: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -282,7 +282,7 @@ class ScheduledReportScheduleArgs:
         """
         :param pulumi.Input[_builtins.str] frequency: one of `daily`, `weekly`, `monthly`; required
         :param pulumi.Input[_builtins.str] time: required; `HH:MM`, 24-hour, in `timezone`
-        :param pulumi.Input[_builtins.str] timezone: required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+        :param pulumi.Input[_builtins.str] timezone: required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
         :param pulumi.Input[_builtins.int] day_of_month: 1–31, required for monthly schedules, not allowed for the others; 29–31 fall on the last day of shorter months
         :param pulumi.Input[_builtins.str] day_of_week: one of `monday`, `tuesday`, `wednesday`, `thursday`, `friday`, `saturday`, `sunday`; required for weekly schedules, not allowed for the others
         """
@@ -322,7 +322,7 @@ class ScheduledReportScheduleArgs:
     @pulumi.getter
     def timezone(self) -> pulumi.Input[_builtins.str]:
         """
-        required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+        required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
         """
         return pulumi.get(self, "timezone")
 

@@ -29,7 +29,7 @@ class CloudGroupArgs:
         :param pulumi.Input[_builtins.str] name: not blank; surrounding blanks are trimmed, then 1–100 characters; unique in the organization, case-insensitively
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] aws_account_ids: 12 digits each; each a connected AWS account of the organization; default: []
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] azure_subscription_ids: GUIDs, lower-cased; each a connected Azure subscription of the organization; at most 1,000 members with the AWS IDs; default: []
-        :param pulumi.Input[_builtins.str] description: at most 500 characters; default: ""
+        :param pulumi.Input[_builtins.str] description: at most 500 characters (Unicode code points: an emoji is one); default: ""
         """
         pulumi.set(__self__, "name", name)
         if aws_account_ids is not None:
@@ -79,7 +79,7 @@ class CloudGroupArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        at most 500 characters; default: ""
+        at most 500 characters (Unicode code points: an emoji is one); default: ""
         """
         return pulumi.get(self, "description")
 
@@ -124,7 +124,7 @@ class CloudGroup(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] aws_account_ids: 12 digits each; each a connected AWS account of the organization; default: []
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] azure_subscription_ids: GUIDs, lower-cased; each a connected Azure subscription of the organization; at most 1,000 members with the AWS IDs; default: []
-        :param pulumi.Input[_builtins.str] description: at most 500 characters; default: ""
+        :param pulumi.Input[_builtins.str] description: at most 500 characters (Unicode code points: an emoji is one); default: ""
         :param pulumi.Input[_builtins.str] name: not blank; surrounding blanks are trimmed, then 1–100 characters; unique in the organization, case-insensitively
         """
         ...

@@ -516,7 +516,7 @@ class ScheduledReportSchedule(dict):
         """
         :param _builtins.str frequency: one of `daily`, `weekly`, `monthly`; required
         :param _builtins.str time: required; `HH:MM`, 24-hour, in `timezone`
-        :param _builtins.str timezone: required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+        :param _builtins.str timezone: required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
         :param _builtins.int day_of_month: 1–31, required for monthly schedules, not allowed for the others; 29–31 fall on the last day of shorter months
         :param _builtins.str day_of_week: one of `monday`, `tuesday`, `wednesday`, `thursday`, `friday`, `saturday`, `sunday`; required for weekly schedules, not allowed for the others
         """
@@ -548,7 +548,7 @@ class ScheduledReportSchedule(dict):
     @pulumi.getter
     def timezone(self) -> _builtins.str:
         """
-        required; an IANA time-zone name such as `Europe/Berlin` or `UTC`
+        required; any name of the IANA time zone database, as written (`Europe/Berlin`, `UTC`, `Asia/Kolkata` or its old `Asia/Calcutta`)
         """
         return pulumi.get(self, "timezone")
 

@@ -46,6 +46,9 @@ type APIError struct {
 	Attempts  int
 	// Cause is what the client caught (transport failure, undecodable body); kept, never replaced.
 	Cause error
+	// Where says which setting points where and what answered there, when the failure is the URL's fault
+	// (nothing answered, or not the API: api_location.go); empty otherwise.
+	Where string
 }
 
 func (e *APIError) Error() string {
@@ -73,6 +76,10 @@ func (e *APIError) Error() string {
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	if e.Where != "" {
+		b.WriteString(". ")
+		b.WriteString(e.Where)
 	}
 	return b.String()
 }

@@ -31,6 +31,9 @@ type Options struct {
 	OnRequest func(RequestEvent)
 	// HTTPClient replaces the default one (tests).
 	HTTPClient *http.Client
+	// BaseURLSetting names where BaseURL came from, e.g. "api_url (from CLOUDCOST_API_URL)": a failure that is
+	// the URL's fault says so (api_location.go).
+	BaseURLSetting string
 }
 
 // Client calls the API. One Client is safe for concurrent use by any number of goroutines.
@@ -42,6 +45,11 @@ type Client struct {
 	userAgent string
 	onRequest func(RequestEvent)
 	tokens    tokenSource
+	// baseSetting is Options.BaseURLSetting.
+	baseSetting string
+	// tokensFromBase: tokens come from the base URL's origin (no AuthURL), so a token request that reaches no
+	// server is the base URL's fault too.
+	tokensFromBase bool
 }
 
 // New returns a client; it sends no request. It refuses options it cannot work with, naming them.
@@ -50,7 +58,8 @@ func New(o Options) (*Client, error) {
 	if err != nil || base.Scheme == "" || base.Host == "" {
 		return nil, fmt.Errorf("the API URL must be an absolute URL ending in %s", BasePath)
 	}
-	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest}
+	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest,
+		baseSetting: o.BaseURLSetting}
 	if c.http == nil {
 		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
@@ -70,6 +79,7 @@ func New(o Options) (*Client, error) {
 		authURL := o.AuthURL
 		if authURL == "" {
 			authURL = base.Scheme + "://" + base.Host
+			c.tokensFromBase = true
 		}
 		tokenURL, err := url.JoinPath(authURL, "/oauth/token")
 		if err != nil {
@@ -123,7 +133,9 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 	req.idempotent = op.method != http.MethodPost || req.header.Get("Idempotency-Key") != ""
 
 	tok, err := c.tokens.token(ctx)
-	if err != nil {
+	if err != nil && c.tokensFromBase {
+		return c.located(err, nil)
+	} else if err != nil {
 		return err
 	}
 	req.header.Set("Authorization", "Bearer "+tok)
@@ -137,10 +149,10 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 		res, attempts, err = c.send(ctx, req)
 	}
 	if err != nil {
-		return err
+		return c.located(err, nil)
 	}
 	if res.status != op.status {
-		return errorFromResponse(res, operation, attempts)
+		return c.located(errorFromResponse(res, operation, attempts), res)
 	}
 	if create != nil && create.Replayed != nil {
 		*create.Replayed = res.header.Get("Idempotent-Replayed") == "true"
@@ -149,8 +161,8 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 		return nil
 	}
 	if err := json.Unmarshal(res.body, out); err != nil {
-		return &APIError{Status: res.status, Title: "response did not match the contract", RequestID: res.header.Get("X-Request-Id"),
-			Operation: operation, Attempts: attempts, Cause: err}
+		return c.located(&APIError{Status: res.status, Title: "response did not match the contract", RequestID: res.header.Get("X-Request-Id"),
+			Operation: operation, Attempts: attempts, Cause: err}, res)
 	}
 	return nil
 }

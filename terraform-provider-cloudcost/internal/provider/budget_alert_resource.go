@@ -115,7 +115,7 @@ func (r *budgetAlertResource) Schema(_ context.Context, _ resource.SchemaRequest
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("the alert's id (`alr_…`)", true),
 			"name": schema.StringAttribute{Required: true, Description: "not blank; surrounding whitespace is removed, then 1 to 100 characters",
-				Validators: []validator.String{checkString(trimmedNameRule, "name")}},
+				Validators: []validator.String{trimmedName(maxNameLength)}},
 			"amount": schema.Float64Attribute{Required: true,
 				Description: "the budget per period, > 0 and at most 10^12, whole cents; `planned_amounts` replace it for the periods they name, `auto_adjust` sets it from history",
 				Validators:  []validator.Float64{checkFloat(budgetMoneyRule, "amount")}},
@@ -124,8 +124,9 @@ func (r *budgetAlertResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"period": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("monthly"),
 				Description: "`monthly`, `quarterly` or `annual` (calendar periods, UTC); default `monthly`",
 				Validators:  []validator.String{stringvalidator.OneOf(budgetPeriods...)}},
-			"group_id": schema.StringAttribute{Optional: true, Description: "the Cloud Group the budget covers (`grp_…`); left out: the whole organization"},
-			"filters":  costFiltersAttribute("counts only the spend that matches every key given (AND), each key any of its values (OR); within `group_id` when set"),
+			"group_id": schema.StringAttribute{Optional: true, Description: "the Cloud Group the budget covers (`grp_…`); left out: the whole organization",
+				Validators: []validator.String{groupIDPrefix}},
+			"filters": costFiltersAttribute("counts only the spend that matches every key given (AND), each key any of its values (OR); within `group_id` when set"),
 			"thresholds": schema.SetNestedAttribute{
 				Required:    true,
 				Description: "1 to 10 thresholds, each exactly one of `percent` (of the period's `effective_amount`) and `amount`; no two with the same level and basis",
@@ -369,8 +370,9 @@ func (m *budgetAlertModel) fromAPI(a *client.BudgetAlert, writeOnlyWebhook bool)
 	for i, p := range a.PlannedAmounts {
 		planned[i] = plannedAmountModel{PeriodStart: p.PeriodStart, Amount: p.Amount}
 	}
+	// An empty set and none are the same to the service (it answers none): `planned_amounts = []` stays [].
 	m.PlannedAmounts = keepWritten(m.PlannedAmounts, nilIfEmpty(planned), func(w, x []plannedAmountModel) bool {
-		return canonicalPlanned(w) == canonicalPlanned(x) && (w == nil) == (x == nil)
+		return canonicalPlanned(w) == canonicalPlanned(x)
 	})
 	if a.AutoAdjust == nil {
 		m.AutoAdjust = nil
@@ -434,7 +436,7 @@ func (r *budgetAlertResource) Delete(ctx context.Context, req resource.DeleteReq
 }
 
 func (r *budgetAlertResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importWebhookObject(ctx, req, resp)
+	importWebhookObject(ctx, alertIDPrefix, req, resp)
 }
 
 // ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).

@@ -222,7 +222,7 @@ resource "cloudcost_budget_alert" "bad" {
   thresholds = [{ percent = 100, basis = "actual" }]
 }`,
 			// The diagnostic points at the group_id line of the configuration (OpenTofu quotes it).
-			ExpectError: regexp.MustCompile(`(?s)with cloudcost_budget_alert\.bad,\s+on \S+ line \d+, in resource "cloudcost_budget_alert" "bad":\s+\d+:\s+group_id\s+= "grp_0+".*unknown_group: body\.groupId`),
+			ExpectError: regexp.MustCompile(`(?s)with cloudcost_budget_alert\.bad,\s+on \S+ line \d+, in resource "cloudcost_budget_alert" "bad":\s+\d+:\s+group_id\s+= "grp_0+".*group_id: .*\(unknown_group;\s+request\s+id\s+req_`),
 		}},
 	})
 }

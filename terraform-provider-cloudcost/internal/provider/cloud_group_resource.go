@@ -64,14 +64,14 @@ func (r *cloudGroupResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Required: true,
 				Description: "Not blank; 1 to 100 characters once the service removes surrounding whitespace; unique in the organization, case-insensitively. " +
 					"State keeps the name as written while the service's name is the same trimmed.",
-				Validators: []validator.String{trimmedName(100)},
+				Validators: []validator.String{trimmedName(maxNameLength)},
 			},
 			"description": schema.StringAttribute{
 				Optional:    true,
 				Computed:    true,
 				Default:     stringdefault.StaticString(""),
 				Description: "At most 500 characters; default: \"\".",
-				Validators:  []validator.String{maxLength(500)},
+				Validators:  []validator.String{maxLength(maxDescriptionLength)},
 			},
 			"aws_account_ids": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -320,7 +320,7 @@ func (r *cloudGroupResource) Delete(ctx context.Context, req resource.DeleteRequ
 
 // ImportState takes the group's ID (`tofu import cloudcost_cloud_group.x grp_…`, or an import block).
 func (r *cloudGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	groupIDPrefix.importID(ctx, req, resp)
 }
 
 var (

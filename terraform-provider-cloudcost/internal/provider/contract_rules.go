@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	_ "time/tzdata" // time-zone names are checked at plan time on any machine, with or without a zoneinfo folder
 
 	"context"
 	"github.com/hashicorp/terraform-plugin-framework-validators/helpers/validatordiag"
@@ -34,16 +33,17 @@ var (
 
 // The contract's limits (api/src/contract: MAX_RECIPIENTS, MAX_THRESHOLDS, MAX_PLANNED_AMOUNTS, the filter maxima).
 const (
-	maxRecipients     = 50
-	maxThresholds     = 10
-	maxPlannedAmounts = 60
-	maxFilterAccounts = 100
-	maxFilterValues   = 50
-	maxFilterTags     = 20
-	maxTagValues      = 50
-	maxBudgetMoney    = 1e12
-	maxNameLength     = 100
-	maxWebhookLength  = 2048
+	maxRecipients        = 50
+	maxThresholds        = 10
+	maxPlannedAmounts    = 60
+	maxFilterAccounts    = 100
+	maxFilterValues      = 50
+	maxFilterTags        = 20
+	maxTagValues         = 50
+	maxBudgetMoney       = 1e12
+	maxNameLength        = 100
+	maxDescriptionLength = 500
+	maxWebhookLength     = 2048
 )
 
 func oneOf(list []string, what string) func(string) string {
@@ -57,20 +57,9 @@ func oneOf(list []string, what string) func(string) string {
 	}
 }
 
-func trimmedNameRule(v string) string {
-	n := len([]rune(strings.TrimSpace(v)))
-	if n == 0 {
-		return "must not be blank"
-	}
-	if n > maxNameLength {
-		return fmt.Sprintf("must be at most %d characters after trimming surrounding whitespace", maxNameLength)
-	}
-	return ""
-}
-
 // emailRule is zod's e-mail check (what the service applies), after the trim and lower-casing the contract does.
 func emailRule(v string) string {
-	e := strings.TrimSpace(v)
+	e := trimECMAScript(v)
 	at := strings.LastIndex(e, "@")
 	if len(e) > 254 || at <= 0 || strings.HasPrefix(e, ".") || strings.Contains(e, "..") ||
 		!emailLocal.MatchString(e[:at]) || !emailDomain.MatchString(e[at+1:]) {
@@ -104,11 +93,8 @@ func timeOfDayRule(v string) string {
 }
 
 func timezoneRule(v string) string {
-	if v == "" || v == "Local" {
-		return "must be an IANA time-zone name, e.g. Europe/Berlin"
-	}
-	if _, err := time.LoadLocation(v); err != nil {
-		return "must be an IANA time-zone name, e.g. Europe/Berlin"
+	if !timeZoneNames[v] {
+		return "must be an IANA time-zone name, e.g. Europe/Berlin (case-sensitive)"
 	}
 	return ""
 }
@@ -258,7 +244,7 @@ func (v uniqueFold) ValidateSet(_ context.Context, req validator.SetRequest, res
 		if !ok || s.IsNull() || s.IsUnknown() {
 			continue
 		}
-		key := strings.ToLower(strings.TrimSpace(s.ValueString()))
+		key := strings.ToLower(trimECMAScript(s.ValueString()))
 		if first, dup := seen[key]; dup {
 			resp.Diagnostics.AddAttributeError(req.Path, "Duplicate "+v.what,
 				fmt.Sprintf("%q and %q are the same %s to the service (compared case-insensitively, after trimming): list it once.", first, s.ValueString(), v.what))

@@ -23,7 +23,6 @@ import (
 
 var (
 	calendarDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	groupID      = regexp.MustCompile(`^grp_[0-9a-z]{10,40}$`)
 	accountID    = regexp.MustCompile(`^\d{12}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	tagPair      = regexp.MustCompile(`^[^=]+=`)
 )
@@ -48,7 +47,7 @@ func costQueryAttributes() map[string]schema.Attribute {
 		"to": schema.StringAttribute{Required: true, Description: "Last day of the window, YYYY-MM-DD.",
 			Validators: []validator.String{stringvalidator.RegexMatches(calendarDate, "must be a date in the form YYYY-MM-DD")}},
 		"group_id": schema.StringAttribute{Optional: true, Description: "Only the accounts of this Cloud Group (grp_…).",
-			Validators: []validator.String{stringvalidator.RegexMatches(groupID, "must be an ID starting with grp_")}},
+			Validators: []validator.String{groupIDPrefix}},
 		"providers": schema.SetAttribute{ElementType: types.StringType, Optional: true, Description: "Only these providers: aws, azure.",
 			Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf("aws", "azure"))}},
 		"account_ids": schema.SetAttribute{ElementType: types.StringType, Optional: true,

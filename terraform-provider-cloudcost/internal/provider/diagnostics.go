@@ -97,6 +97,12 @@ func FieldPath(contractPath string, sets map[string]bool) (path.Path, bool) {
 // AddAPIError reports a failed call: each field error of a validation problem on the attribute it names
 // (attributePath maps the contract path; nil for a failure that names no attribute), the rest as one
 // error with the problem's title, detail, type and request id. The message never holds a credential.
+//
+// A field error inside a nested attribute (`body.filters.accountIds.0`) is said in Terraform's names
+// (`filters.account_ids: …`) and placed on the top-level attribute (`filters`): Terraform and OpenTofu find a
+// diagnostic's place in the configuration by walking nested *blocks* only (tfdiags.ElaborateFromConfigBody),
+// so a path into a nested attribute lands on the `resource` line, while the top-level attribute's expression
+// is found and quoted.
 func AddAPIError(diags *diag.Diagnostics, summary string, err error, attributePath func(string) (path.Path, bool)) {
 	var api *client.APIError
 	if !errors.As(err, &api) {
@@ -107,7 +113,7 @@ func AddAPIError(diags *diag.Diagnostics, summary string, err error, attributePa
 	if attributePath != nil {
 		for _, f := range api.Errors {
 			if p, ok := attributePath(f.Path); ok {
-				diags.AddAttributeError(p, summary, fmt.Sprintf("%s (%s: %s)%s", f.Message, f.Code, f.Path, requestIDNote(api)))
+				diags.AddAttributeError(topLevel(p), summary, fmt.Sprintf("%s: %s (%s%s)", p, f.Message, f.Code, requestIDNote(api)))
 				placed++
 			}
 		}
@@ -122,6 +128,16 @@ func requestIDNote(api *client.APIError) string {
 		return ""
 	}
 	return "; request id " + api.RequestID
+}
+
+// topLevel is the attribute of the resource that p is in (p itself when it names one).
+func topLevel(p path.Path) path.Path {
+	if steps := p.Steps(); len(steps) > 1 {
+		if name, ok := steps[0].(path.PathStepAttributeName); ok {
+			return path.Root(string(name))
+		}
+	}
+	return p
 }
 
 func describeAPIError(api *client.APIError) string {

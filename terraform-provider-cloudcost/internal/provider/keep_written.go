@@ -19,7 +19,7 @@ func keepWritten[T any](written, answered T, same func(a, b T) bool) T {
 	return answered
 }
 
-func sameTrimmed(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+func sameTrimmed(a, b string) bool { return trimECMAScript(a) == trimECMAScript(b) }
 
 func sameCents(a, b float64) bool { return math.Round(a*100) == math.Round(b*100) }
 
@@ -36,7 +36,7 @@ func sameSubscriptionIDs(a, b []string) bool { return equalStrings(foldedSet(a),
 func foldedSet(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = strings.ToLower(strings.TrimSpace(x))
+		out[i] = strings.ToLower(trimECMAScript(x))
 	}
 	return sortedSet(out)
 }

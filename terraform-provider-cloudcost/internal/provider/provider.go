@@ -110,6 +110,15 @@ func setting(value types.String, name string) string {
 	return strings.TrimSpace(os.Getenv(settingEnv[name]))
 }
 
+// sourceOf names where a setting's value came from, for messages about what it points at: the attribute, or
+// its environment variable when the attribute is not set.
+func sourceOf(value types.String, name string) string {
+	if !value.IsNull() && !value.IsUnknown() && strings.TrimSpace(value.ValueString()) != "" {
+		return "the provider's " + name
+	}
+	return settingEnv[name] + " (the provider's " + name + " is not set)"
+}
+
 // both names an attribute with its environment fallback, as the messages do.
 func both(name string) string { return name + " (or " + settingEnv[name] + ")" }
 
@@ -148,7 +157,7 @@ func configure(m providerModel, version string, diags diagAdder) (*providerData,
 		diags.AddAttributeError(path.Root("api_url"), "Wrong API URL", err.Error())
 		return nil, false
 	}
-	opts := client.Options{BaseURL: apiURL, UserAgent: "terraform-provider-cloudcost/" + version}
+	opts := client.Options{BaseURL: apiURL, UserAgent: "terraform-provider-cloudcost/" + version, BaseURLSetting: sourceOf(m.APIURL, "api_url")}
 	if token := setting(m.APIToken, "api_token"); token != "" {
 		opts.APIToken = token
 	} else {

@@ -68,12 +68,13 @@ func (r *scheduledReportResource) Schema(_ context.Context, _ resource.SchemaReq
 		Attributes: map[string]schema.Attribute{
 			"id": computedString("the report's id (`rpt_…`)", true),
 			"name": schema.StringAttribute{Required: true, Description: "not blank; surrounding whitespace is removed, then 1 to 100 characters",
-				Validators: []validator.String{checkString(trimmedNameRule, "name")}},
+				Validators: []validator.String{trimmedName(maxNameLength)}},
 			"report": schema.StringAttribute{Required: true,
 				Description: "what is delivered: `summary`, `services`, `daily`, `forecast`, `comparison` (the `/cost/*` read of that name) or `budget_status` (each budget alert of the scope with its spend and thresholds crossed)",
 				Validators:  []validator.String{stringvalidator.OneOf(reportKinds...)}},
-			"group_id": schema.StringAttribute{Optional: true, Description: "the Cloud Group the report covers (`grp_…`); left out: the whole organization"},
-			"filters":  costFiltersAttribute("what the report counts (as a budget alert's `filters`); none for `budget_status`, where each alert's own filters apply"),
+			"group_id": schema.StringAttribute{Optional: true, Description: "the Cloud Group the report covers (`grp_…`); left out: the whole organization",
+				Validators: []validator.String{groupIDPrefix}},
+			"filters": costFiltersAttribute("what the report counts (as a budget alert's `filters`); none for `budget_status`, where each alert's own filters apply"),
 			"schedule": schema.SingleNestedAttribute{
 				Required:    true,
 				Description: "when the report runs; `day_of_week` is required for (and only allowed with) weekly schedules, `day_of_month` for monthly ones",
@@ -255,7 +256,7 @@ func (r *scheduledReportResource) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *scheduledReportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importWebhookObject(ctx, req, resp)
+	importWebhookObject(ctx, reportIDPrefix, req, resp)
 }
 
 // ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
@@ -29,13 +29,13 @@ func leadingIndex(rest string) (int, bool) {
 	return n, err == nil
 }
 
-// trimmedName is the contract's TrimmedName(max): the service removes surrounding whitespace and then wants
-// 1 to max characters. Surrounding whitespace is allowed: state keeps the name as written when the service's
-// answer is the same name trimmed (keep_written.go).
+// trimmedName is the contract's TrimmedName(max): the service removes surrounding whitespace (its trim,
+// ecmascript_trim.go) and then wants 1 to max characters. Surrounding whitespace is allowed: state keeps the
+// name as written when the service's answer is the same name trimmed (keep_written.go).
 type trimmedName int
 
 func (t trimmedName) Description(context.Context) string {
-	return "not blank, at most " + itoa(int(t)) + " characters once surrounding whitespace is removed"
+	return "not blank, at most " + itoa(int(t)) + " characters (Unicode code points) once surrounding whitespace is removed"
 }
 func (t trimmedName) MarkdownDescription(ctx context.Context) string { return t.Description(ctx) }
 
@@ -43,24 +43,26 @@ func (t trimmedName) ValidateString(_ context.Context, req validator.StringReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	switch trimmed := strings.TrimSpace(req.ConfigValue.ValueString()); {
+	switch trimmed := trimECMAScript(req.ConfigValue.ValueString()); {
 	case trimmed == "":
 		resp.Diagnostics.AddAttributeError(req.Path, "Blank name", "must not be blank")
-	case utf16Length(trimmed) > int(t):
+	case characters(trimmed) > int(t):
 		resp.Diagnostics.AddAttributeError(req.Path, "Name too long",
-			"must be at most "+itoa(int(t))+" characters after trimming surrounding whitespace (got "+itoa(utf16Length(trimmed))+")")
+			"must be at most "+itoa(int(t))+" characters after trimming surrounding whitespace (got "+itoa(characters(trimmed))+")")
 	}
 }
 
-// utf16Length counts as the service does: its limits are JavaScript string lengths (UTF-16 code units), so
-// a character outside the Basic Multilingual Plane (most emoji) counts twice.
-func utf16Length(s string) int { return len(utf16.Encode([]rune(s))) }
+// characters counts as the service does: the contract's `max(n)` (zod) and the document's `maxLength`
+// (JSON Schema, RFC 8259 characters) count Unicode code points, so an emoji outside the Basic Multilingual
+// Plane is one character, as it is to the person who typed it. Terraform strings are valid UTF-8: runes are
+// code points.
+func characters(s string) int { return utf8.RuneCountInString(s) }
 
-// maxLength is the contract's `max(n)` of a string, counted as the service counts (utf16Length).
+// maxLength is the contract's `max(n)` of a string, counted as the service counts (characters).
 type maxLength int
 
 func (m maxLength) Description(context.Context) string {
-	return "at most " + itoa(int(m)) + " characters (UTF-16 code units, as the service counts)"
+	return "at most " + itoa(int(m)) + " characters (Unicode code points)"
 }
 func (m maxLength) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
 
@@ -68,9 +70,8 @@ func (m maxLength) ValidateString(_ context.Context, req validator.StringRequest
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if n := utf16Length(req.ConfigValue.ValueString()); n > int(m) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Too long", "must be at most "+itoa(int(m))+" characters (got "+itoa(n)+
-			"; a character outside the Basic Multilingual Plane, such as most emoji, counts as two)")
+	if n := characters(req.ConfigValue.ValueString()); n > int(m) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Too long", "must be at most "+itoa(int(m))+" characters (got "+itoa(n)+")")
 	}
 }
 

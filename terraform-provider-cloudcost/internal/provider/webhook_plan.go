@@ -115,8 +115,12 @@ const plainImportSuffix = ":webhook_url"
 // the refresh that follows keeps its URL out of the state (write_only_webhook.go). An id ending in
 // `:webhook_url` says the configuration uses the plain form: the refresh stores the URL in webhook_url, as
 // an apply of that configuration would, so its plan after the import is empty too.
-func importWebhookObject(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func importWebhookObject(ctx context.Context, kind resourceID, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, plain := strings.CutSuffix(req.ID, plainImportSuffix)
+	if msg := kind.rule(id); msg != "" {
+		resp.Diagnostics.AddError("Not a "+string(kind)+"_ ID", "The import ID "+msg+".")
+		return
+	}
 	record := webhookRecord{Form: formImported}
 	if plain {
 		record.Form = formPlain

@@ -1072,15 +1072,19 @@ export interface components {
             accountId: string;
         };
         CreateGroup: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain; unique within the organization, case-insensitively */
             name: string;
-            /** @default  */
+            /**
+             * @description at most 500 characters (Unicode code points)
+             * @default
+             */
             description?: string;
         };
         /** @description at least one of `name` and `description` */
         UpdateGroup: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain; unique within the organization, case-insensitively */
             name?: string;
+            /** @description at most 500 characters (Unicode code points) */
             description?: string;
         };
         MemberList: {
@@ -1095,7 +1099,7 @@ export interface components {
             nextCursor: string | null;
         };
         BudgetAlert: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain */
             name: string;
             /**
              * @description the budget per period; `plannedAmounts` replace it for the periods they name, `autoAdjust` sets it from history
@@ -1223,7 +1227,7 @@ export interface components {
          */
         AmountSource: "amount" | "planned" | "autoAdjust";
         AlertInput: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain */
             name: string;
             /**
              * @description the budget per period; `plannedAmounts` replace it for the periods they name, `autoAdjust` sets it from history
@@ -1293,7 +1297,7 @@ export interface components {
             nextCursor: string | null;
         };
         ScheduledReport: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain */
             name: string;
             report: components["schemas"]["ReportKind"];
             /** @example grp_01j9z6w3k2m4n5p6q7r8 */
@@ -1348,7 +1352,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
@@ -1365,7 +1369,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
@@ -1381,7 +1385,7 @@ export interface components {
             /** @description time of day, HH:MM (24-hour), in `timezone` */
             time: string;
             /**
-             * @description an IANA time-zone name (tz database, e.g. `Europe/Berlin`, or `UTC`)
+             * @description a name of the IANA time zone database (release 2026f): a zone or a link, e.g. `Europe/Berlin`, `Asia/Kolkata` or its older `Asia/Calcutta`, or `UTC`; case-sensitive, kept as written
              * @example Europe/Berlin
              */
             timezone: string;
@@ -1391,7 +1395,7 @@ export interface components {
         /** @example rpt_01j9z6w3k2m4n5p6q7r8 */
         ReportId: string;
         ReportInput: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain */
             name: string;
             report: components["schemas"]["ReportKind"];
             /**
@@ -1706,7 +1710,7 @@ export interface components {
         };
         ClientRegistrationRequest: {
             redirect_uris: string[];
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain */
             client_name?: string;
             /** @description space-separated scope names; defaults to every scope */
             scope?: string;

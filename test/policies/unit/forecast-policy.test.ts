@@ -50,7 +50,11 @@ describe("budget-alert-forecast logic", () => {
       reason: expect.stringContaining("no credentials"),
     });
     expect(resolveApiSettings({ timeoutMs: 100 }, env)).toMatchObject({
-      options: { baseUrl: env.CLOUDCOST_API_URL, auth: { apiToken: "env-token" } },
+      options: {
+        baseUrl: env.CLOUDCOST_API_URL,
+        baseUrlSetting: "CLOUDCOST_API_URL (this policy's apiUrl is not set)",
+        auth: { apiToken: "env-token" },
+      },
     });
     expect(
       resolveApiSettings(
@@ -58,7 +62,7 @@ describe("budget-alert-forecast logic", () => {
         { CLOUDCOST_API_URL: "http://x/api/v1" },
       ),
     ).toMatchObject({
-      options: { baseUrl: "http://y/api/v1", auth: { clientId: "c", clientSecret: "s" } },
+      options: { baseUrl: "http://y/api/v1", baseUrlSetting: "this policy's apiUrl", auth: { clientId: "c", clientSecret: "s" } },
     });
   });
 });
