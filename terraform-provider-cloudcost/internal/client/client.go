@@ -42,6 +42,8 @@ type Client struct {
 	userAgent string
 	onRequest func(RequestEvent)
 	tokens    tokenSource
+	// pacer: one per client, i.e. per credentials, as the service's budget is per identity.
+	pacer *ratePacer
 }
 
 // New returns a client; it sends no request. It refuses options it cannot work with, naming them.
@@ -50,7 +52,7 @@ func New(o Options) (*Client, error) {
 	if err != nil || base.Scheme == "" || base.Host == "" {
 		return nil, fmt.Errorf("the API URL must be an absolute URL ending in %s", BasePath)
 	}
-	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest}
+	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest, pacer: newRatePacer()}
 	if c.http == nil {
 		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
@@ -103,10 +105,12 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 	}
 	operation := op.method + " " + relative
 	target := c.base.String() + relative
+	req := request{method: op.method, header: http.Header{}, operation: operation, page: pageOf(ctx), paced: true}
 	if len(query) > 0 {
-		target += "?" + query.Encode()
+		req.query = query.Encode()
+		target += "?" + req.query
 	}
-	req := request{method: op.method, url: target, header: http.Header{}, operation: operation}
+	req.url = target
 	if body != nil {
 		data, err := json.Marshal(body)
 		if err != nil {
@@ -198,9 +202,9 @@ func listAll[T any](ctx context.Context, c *Client, id string, query url.Values)
 		q[k] = v
 	}
 	q.Set("limit", "200")
-	for {
+	for n := 1; ; n++ {
 		var p page[T]
-		if err := c.call(ctx, id, nil, q, nil, &p, nil); err != nil {
+		if err := c.call(withPage(ctx, n), id, nil, q, nil, &p, nil); err != nil {
 			return nil, err
 		}
 		all = append(all, p.Items...)
