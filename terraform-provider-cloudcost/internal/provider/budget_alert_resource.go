@@ -403,6 +403,7 @@ func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client
 		typeName: "cloudcost_budget_alert", noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
 		sets: alertSets,
 		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
+		listing: r.data.listings.alerts,
 	}
 }
 

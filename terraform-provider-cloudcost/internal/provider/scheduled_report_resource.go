@@ -231,6 +231,7 @@ func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport
 		typeName: "cloudcost_scheduled_report", noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
 		sets: reportSets,
 		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
+		listing: r.data.listings.reports,
 	}
 }
 
