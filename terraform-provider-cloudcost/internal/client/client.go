@@ -54,7 +54,11 @@ func New(o Options) (*Client, error) {
 	}
 	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest, pacer: newRatePacer()}
 	if c.http == nil {
-		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// OpenTofu calls the provider at -parallelism 10 by default: keep that many connections for reuse
+		// (Go's default keeps 2 per host, so 8 of every 10 requests would open a new connection).
+		t.MaxIdleConnsPerHost = 32
+		c.http = &http.Client{Transport: t}
 	}
 	if c.timeout <= 0 {
 		c.timeout = 30 * time.Second

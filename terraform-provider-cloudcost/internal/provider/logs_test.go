@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -80,17 +79,38 @@ resource "cloudcost_scheduled_report" "logged" {
 	sandbox.resetCounts()
 	applyLog := run("apply with an API token", nil, "apply", "-auto-approve")
 	counts := sandbox.snapshot()
-	line := regexp.MustCompile(`\[DEBUG\] provider\.terraform-provider-cloudcost: cloudcost API request: .*attempt=(\d+) .*method=(\w+) .*path=(\S+) .*request_id=(\S+) .*retry=(true|false) .*status=(\d+)`)
 	logged := map[string]int{}
-	for _, m := range line.FindAllStringSubmatch(applyLog, -1) {
-		if m[4] == "" || m[6] == "" {
-			t.Errorf("a request line without its request id or status: %s", m[0])
+	for _, fields := range requestLines(applyLog) {
+		for _, name := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
+			if fields[name] == "" {
+				t.Errorf("a request line without its %s: %v", name, fields)
+			}
 		}
-		logged[m[2]+" "+templatePath(m[3])]++
+		logged[fields["method"]+" "+templatePath(fields["path"])]++
 	}
 	if len(counts) == 0 || !maps.Equal(logged, counts) {
 		t.Errorf("every request the service answered should be one DEBUG line: answered %v, logged %v", counts, logged)
 	}
 	creds := []string{"CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID=" + cli.ClientID, "CLOUDCOST_CLIENT_SECRET=" + cli.ClientSecret}
 	run("destroy with client credentials", creds, "destroy", "-auto-approve")
+}
+
+// requestLines are the fields of the provider's `cloudcost API request` lines in a tofu log (hclog's
+// key=value pairs, in no fixed order).
+func requestLines(log string) []map[string]string {
+	var out []map[string]string
+	for _, line := range strings.Split(log, "\n") {
+		_, rest, ok := strings.Cut(line, "[DEBUG] provider.terraform-provider-cloudcost: cloudcost API request: ")
+		if !ok {
+			continue
+		}
+		fields := map[string]string{}
+		for _, pair := range strings.Fields(rest) {
+			if k, v, ok := strings.Cut(pair, "="); ok {
+				fields[k] = v
+			}
+		}
+		out = append(out, fields)
+	}
+	return out
 }
