@@ -177,8 +177,11 @@ resource "cloudcost_budget_alert" "a" {
 		t.Fatalf("apply of %d alerts: exit %d, %v\n%s", n, code, counts, tail(out))
 	}
 	for _, p := range []string{"-parallelism=10", "-parallelism=1"} {
-		if counts, out, code := step("plan -refresh-only "+p, "plan", "-refresh-only", "-detailed-exitcode", p); code != 0 || total(counts) > 20 {
-			t.Errorf("plan -refresh-only %s: want exit 0 and at most 20 requests, got exit %d and %d: %v\n%s", p, code, total(counts), counts, tail(out))
+		// No change to show; the exit code may be 2 all the same: Terraform 1.11 counts a reordering of the state's
+		// sensitive_attributes as a refresh-only change (OpenTofu's code is checked by the normal plan below).
+		if counts, out, code := step("plan -refresh-only "+p, "plan", "-refresh-only", "-detailed-exitcode", p); code == 1 ||
+			!strings.Contains(out, "No changes.") || total(counts) > 20 {
+			t.Errorf("plan -refresh-only %s: want no change and at most 20 requests, got exit %d and %d: %v\n%s", p, code, total(counts), counts, tail(out))
 		}
 		if counts, out, code := step("plan "+p, "plan", "-detailed-exitcode", p); code != 0 || total(counts) > 20 {
 			t.Errorf("plan %s: want exit 0 and at most 20 requests, got exit %d and %d: %v\n%s", p, code, total(counts), counts, tail(out))
@@ -188,7 +191,7 @@ resource "cloudcost_budget_alert" "a" {
 	// Out of band, between two plans: one alert changed, one deleted. The next plan sees both.
 	ids := d.stateIDs(t)
 	changed, deleted := ids["cloudcost_budget_alert.a[500]"], ids["cloudcost_budget_alert.a[999]"]
-	if status := s.api(t, "PUT", "/alerts/"+changed, map[string]any{"name": "tfacc-size-500", "amount": 250,
+	if status := s.api(t, "PUT", "/alerts/"+changed, map[string]any{"name": "tfacc-size-500", "amount": 250, "currency": "USD", "period": "monthly",
 		"thresholds": []map[string]any{{"percent": 80, "basis": "actual"}}}, nil); status != 200 {
 		t.Fatalf("changing %s outside: %d", changed, status)
 	}
