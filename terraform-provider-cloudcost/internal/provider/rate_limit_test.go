@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/internal/client"
 )
@@ -102,13 +105,15 @@ func TestAccClientPacesByRateLimitHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var logged bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &logged)
 	var next atomic.Int32
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
 	for range 8 {
 		wg.Go(func() {
 			for next.Add(1) <= 100 {
-				if _, err := c.GetOrganization(context.Background()); err != nil {
+				if _, err := c.GetOrganization(ctx); err != nil {
 					errs <- err
 				}
 			}
@@ -121,6 +126,9 @@ func TestAccClientPacesByRateLimitHeaders(t *testing.T) {
 	}
 	if statuses[200] != 100 || len(statuses) != 1 {
 		t.Errorf("100 calls should be 100 answers of 200 and nothing else, were %v", statuses)
+	}
+	if !strings.Contains(logged.String(), `"@message":"cloudcost API: the rate limit's budget is spent; waiting for the next window"`) {
+		t.Errorf("the waits for the next window should be logged at INFO with how long:\n%.2000s", logged.String())
 	}
 }
 
