@@ -8,7 +8,11 @@ export interface RetryOptions {
   baseDelayMs: number;
   /** Longest single back-off delay; default 5 s. */
   maxDelayMs: number;
-  /** Longest `Retry-After` the client waits out; a longer one fails the call at once; default 30 s. */
+  /**
+   * Longest `Retry-After` the client waits out; a longer one fails the call at once; default 60 s: the
+   * service's whole rate-limit window (sandbox README "Limits"), the longest `Retry-After` it sends, so every
+   * 429 of the service is waited out (issue 38; test/client/rate-limit-defaults.test.ts holds it there).
+   */
   maxRetryAfterMs: number;
 }
 
@@ -17,7 +21,7 @@ export interface RetryOptions {
  * attempts still lost about 1 call in 2,000, i.e. failed operations in every 1,000-resource run; 8 make
  * that about 1 in 4 million (0.15^8).
  */
-export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 100, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
+export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 100, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 
 /** Connection-level failures worth another attempt (the request may or may not have reached the server). */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([

@@ -50,6 +50,8 @@ type Client struct {
 	// tokensFromBase: tokens come from the base URL's origin (no AuthURL), so a token request that reaches no
 	// server is the base URL's fault too.
 	tokensFromBase bool
+	// pacer: one per client, i.e. per credentials, as the service's budget is per identity.
+	pacer *ratePacer
 }
 
 // New returns a client; it sends no request. It refuses options it cannot work with, naming them.
@@ -59,9 +61,13 @@ func New(o Options) (*Client, error) {
 		return nil, fmt.Errorf("the API URL must be an absolute URL ending in %s", BasePath)
 	}
 	c := &Client{base: base, http: o.HTTPClient, timeout: o.Timeout, retry: DefaultRetry, userAgent: o.UserAgent, onRequest: o.OnRequest,
-		baseSetting: o.BaseURLSetting}
+		baseSetting: o.BaseURLSetting, pacer: newRatePacer()}
 	if c.http == nil {
-		c.http = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// OpenTofu calls the provider at -parallelism 10 by default: keep that many connections for reuse
+		// (Go's default keeps 2 per host, so 8 of every 10 requests would open a new connection).
+		t.MaxIdleConnsPerHost = 32
+		c.http = &http.Client{Transport: t}
 	}
 	if c.timeout <= 0 {
 		c.timeout = 30 * time.Second
@@ -113,10 +119,12 @@ func (c *Client) call(ctx context.Context, id string, params []string, query url
 	}
 	operation := op.method + " " + relative
 	target := c.base.String() + relative
+	req := request{method: op.method, header: http.Header{}, operation: operation, page: pageOf(ctx), paced: true}
 	if len(query) > 0 {
-		target += "?" + query.Encode()
+		req.query = query.Encode()
+		target += "?" + req.query
 	}
-	req := request{method: op.method, url: target, header: http.Header{}, operation: operation}
+	req.url = target
 	if body != nil {
 		data, err := json.Marshal(body)
 		if err != nil {
@@ -210,9 +218,9 @@ func listAll[T any](ctx context.Context, c *Client, id string, query url.Values)
 		q[k] = v
 	}
 	q.Set("limit", "200")
-	for {
+	for n := 1; ; n++ {
 		var p page[T]
-		if err := c.call(ctx, id, nil, q, nil, &p, nil); err != nil {
+		if err := c.call(withPage(ctx, n), id, nil, q, nil, &p, nil); err != nil {
 			return nil, err
 		}
 		all = append(all, p.Items...)

@@ -20,12 +20,14 @@ type RetryOptions struct {
 	BaseDelay time.Duration
 	// MaxDelay is the longest single back-off.
 	MaxDelay time.Duration
-	// MaxRetryAfter is the longest Retry-After waited out; a longer one fails the call at once.
+	// MaxRetryAfter is the longest Retry-After waited out; a longer one fails the call at once. The default
+	// is the service's whole rate-limit window (one minute, sandbox README "Limits"), the longest Retry-After
+	// it sends: every 429 of the service is waited out (issue 38: 30 s failed 400 of 1,000 creates).
 	MaxRetryAfter time.Duration
 }
 
 // DefaultRetry: with 15% of requests failing, 8 attempts lose about 1 call in 4 million (0.15^8).
-var DefaultRetry = RetryOptions{MaxAttempts: 8, BaseDelay: 100 * time.Millisecond, MaxDelay: 5 * time.Second, MaxRetryAfter: 30 * time.Second}
+var DefaultRetry = RetryOptions{MaxAttempts: 8, BaseDelay: 100 * time.Millisecond, MaxDelay: 5 * time.Second, MaxRetryAfter: 60 * time.Second}
 
 // retryableStatus: 429 is safe for every method (the server did not act); 5xx only for idempotent requests —
 // GET, PUT, DELETE, the contract's PATCH (absolute values) and a POST carrying an Idempotency-Key.

@@ -408,6 +408,7 @@ func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client
 		urlOf: func(a *client.BudgetAlert) *string { return a.WebhookURL }, create: r.data.client.CreateAlert,
 		sets: alertSets,
 		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
+		listing: r.data.listings.alerts,
 	}
 }
 

@@ -245,7 +245,7 @@ func (r *cloudGroupResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	group, err := r.data.client.GetGroup(ctx, state.ID.ValueString())
+	group, err := r.data.listings.groups.read(ctx, state.ID.ValueString())
 	if client.IsNotFound(err) {
 		// Deleted outside: the plan creates it again.
 		resp.State.RemoveResource(ctx)
@@ -271,6 +271,7 @@ func (r *cloudGroupResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	id := state.ID.ValueString()
+	r.data.listings.groups.wrote(id)
 	var group *client.CloudGroup
 	var err error
 	// Only what changed is sent: 1 PATCH and/or 1 PUT of the members.
@@ -313,6 +314,7 @@ func (r *cloudGroupResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	r.data.listings.groups.wrote(state.ID.ValueString())
 	if err := r.data.client.DeleteGroup(ctx, state.ID.ValueString()); err != nil && !client.IsNotFound(err) {
 		AddAPIError(&resp.Diagnostics, "Could not delete the Cloud Group (the service refuses while alerts or reports use it)", err, nil)
 	}

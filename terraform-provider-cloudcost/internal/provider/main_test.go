@@ -156,14 +156,18 @@ type sandboxProcess struct {
 
 var readyLine = regexp.MustCompile(`listening on (http://\S+/api/v1)`)
 
-func startSandbox(dataDir string) (*sandboxProcess, error) {
+// startSandbox starts `serve` with the rate limit off, or with the serve flags given (rate_limit_test.go).
+func startSandbox(dataDir string, serveFlags ...string) (*sandboxProcess, error) {
 	cli := filepath.Join(repoRoot, "sandbox", "dist", "cli.js")
 	if _, err := os.Stat(cli); err != nil {
 		return nil, fmt.Errorf("no sandbox build at %s: run `npm run build` first", cli)
 	}
 	s := &sandboxProcess{dataDir: dataDir, counts: map[string]int{}}
 	// Rate limit off: the tests count requests, and a 429 would add one.
-	s.cmd = exec.Command("node", cli, "serve", "--port", "0", "--host", "127.0.0.1", "--data", dataDir, "--rate-limit", "0")
+	if len(serveFlags) == 0 {
+		serveFlags = []string{"--rate-limit", "0"}
+	}
+	s.cmd = exec.Command("node", append([]string{cli, "serve", "--port", "0", "--host", "127.0.0.1", "--data", dataDir}, serveFlags...)...)
 	s.cmd.Stderr = os.Stderr
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {

@@ -54,8 +54,9 @@ type providerModel struct {
 
 // providerData is what Configure hands every resource, data source and ephemeral resource.
 type providerData struct {
-	client *client.Client
-	keys   *CreateKeys
+	client   *client.Client
+	keys     *CreateKeys
+	listings *readListings
 }
 
 func (p *cloudcostProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -200,7 +201,7 @@ func configure(m providerModel, version string, diags diagAdder) (*providerData,
 		diags.AddAttributeError(path.Root("create_key_scope"), "No create key scope", err.Error())
 		return nil, false
 	}
-	return &providerData{client: c, keys: keys}, true
+	return &providerData{client: c, keys: keys, listings: newReadListings(c)}, true
 }
 
 func (p *cloudcostProvider) Resources(context.Context) []func() resource.Resource {

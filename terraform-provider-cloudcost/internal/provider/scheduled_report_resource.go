@@ -228,6 +228,7 @@ func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport
 		urlOf: func(a *client.ScheduledReport) *string { return a.WebhookURL }, create: r.data.client.CreateReport,
 		sets: reportSets,
 		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
+		listing: r.data.listings.reports,
 	}
 }
 

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // Tests that drive the real `tofu` themselves: they kill it, read its exit codes and its output. The provider
@@ -118,8 +118,9 @@ func (d *tofuDir) stateIDs(t *testing.T) map[string]string {
 	return ids
 }
 
-// `plan -refresh-only` shows a change made outside; `apply` restores it. And what a refresh costs: one GET
-// per resource, nothing else.
+// `plan -refresh-only` shows a change made outside; `apply` restores it. And what a refresh costs, read in
+// pages (read_listing.go): the first Read's GET and one listing page, at -parallelism 1 as at 10; a destroy,
+// that refresh and one DELETE per resource.
 func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
 	acceptance(t)
 	const n = 20
@@ -139,16 +140,18 @@ func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
 		t.Fatalf("changing the group outside: %d", status)
 	}
 
-	sandbox.resetCounts()
-	out, code := d.run(t, "plan", "-refresh-only", "-detailed-exitcode")
-	refresh := sandbox.snapshot()
-	if code != 2 || !strings.Contains(out, `"as configured" -> "changed outside"`) {
-		t.Fatalf("plan -refresh-only should show the change made outside (exit 2), got %d\n%s", code, out)
+	inPages := map[string]int{"GET /groups/{id}": 1, "GET /groups": 1}
+	for _, parallelism := range []string{"-parallelism=10", "-parallelism=1"} {
+		sandbox.resetCounts()
+		out, code := d.run(t, "plan", "-refresh-only", "-detailed-exitcode", parallelism)
+		refresh := sandbox.snapshot()
+		if code != 2 || !strings.Contains(out, `"as configured" -> "changed outside"`) {
+			t.Fatalf("plan -refresh-only %s should show the change made outside (exit 2), got %d\n%s", parallelism, code, out)
+		}
+		if !maps.Equal(refresh, inPages) {
+			t.Errorf("a refresh of %d groups at %s should cost %v, cost %v", n, parallelism, inPages, refresh)
+		}
 	}
-	if refresh["GET /groups/{id}"] != n || len(refresh) != 1 {
-		t.Errorf("a refresh of %d groups should cost %d GETs and nothing else, cost %v", n, n, refresh)
-	}
-	t.Logf("refresh of %d cloud groups: %v", n, refresh)
 
 	d.mustRun(t, "apply", "-auto-approve")
 	var group struct{ Description string }
@@ -159,9 +162,11 @@ func TestAccRefreshOnlyDriftAndRefreshCost(t *testing.T) {
 	if _, code := d.run(t, "plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after apply should be empty")
 	}
-	started := time.Now()
+	sandbox.resetCounts()
 	d.mustRun(t, "destroy", "-auto-approve")
-	t.Logf("destroy of %d groups: %s", n, time.Since(started).Round(time.Millisecond))
+	if destroyed, want := sandbox.snapshot(), map[string]int{"GET /groups/{id}": 1, "GET /groups": 1, "DELETE /groups/{id}": n}; !maps.Equal(destroyed, want) {
+		t.Errorf("a destroy of %d groups should cost %v, cost %v", n, want, destroyed)
+	}
 }
 
 // Settings refused with a message naming the setting (and its environment variable), before any request.

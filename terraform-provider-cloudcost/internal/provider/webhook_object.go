@@ -21,6 +21,7 @@ type webhookObject[A any, Q any] struct {
 	urlOf   func(A) *string // the webhook URL the service holds
 	create  func(context.Context, Q, *client.CreateOptions) (A, error)
 	get     func(context.Context, string) (A, error)
+	listing *readListing[A] // answers Reads (read_listing.go)
 	replace func(context.Context, string, Q) (A, error)
 	remove  func(context.Context, string) error
 }
@@ -68,7 +69,7 @@ func readWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx context
 		return
 	}
 	id := P(&m).objectID()
-	a, err := o.get(ctx, id)
+	a, err := o.listing.read(ctx, id)
 	if client.IsNotFound(err) {
 		resp.State.RemoveResource(ctx) // deleted outside: the next plan creates it again
 		return
@@ -103,6 +104,7 @@ func updateWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx conte
 		return
 	}
 	id := P(&m).objectID()
+	o.listing.wrote(id)
 	updated, err := o.replace(ctx, id, P(&m).request(webhook))
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Could not update the "+o.noun+" "+id, err, o.sets)
@@ -122,6 +124,7 @@ func deleteWebhookObject[M any, P webhookModel[M, A, Q], A any, Q any](ctx conte
 		return
 	}
 	id := P(&m).objectID()
+	o.listing.wrote(id)
 	if err := o.remove(ctx, id); err != nil && !client.IsNotFound(err) {
 		AddAPIError(&resp.Diagnostics, "Could not delete the "+o.noun+" "+id, err, o.sets)
 	}

@@ -1,0 +1,116 @@
+package provider_test
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What the provider logs (issue 38): at TF_LOG=DEBUG every request it makes is a line through tflog with its
+// method, path, status, request id, attempt and retry (and replay, page), one per request the service
+// answered; and a TF_LOG=TRACE log of a whole real tofu run (apply and destroy, with an API token, then with
+// OAuth client credentials) holds none of the secrets the run handled: the API token, the client secret,
+// the webhook URLs (plain and write-only) and the webhook signing secret.
+func TestAccLogsShowEveryRequestAndNoSecret(t *testing.T) {
+	acceptance(t)
+	const plainURL = "https://hooks.example.com/plain-7f3a9c-never-logged"
+	const writeOnlyURL = "https://hooks.example.com/write-only-2b8e1d-never-logged"
+	var signing struct{ Secret string }
+	if status := sandbox.api(t, "GET", "/webhooks/signing-secret", nil, &signing); status != 200 || signing.Secret == "" {
+		t.Fatalf("reading the signing secret: %d", status)
+	}
+	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
+		"--scopes", "read,write", "--json", "--data", sandbox.dataDir).Output()
+	if err != nil {
+		t.Fatalf("client create: %v", err)
+	}
+	var cli struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if err := json.Unmarshal(out, &cli); err != nil {
+		t.Fatal(err)
+	}
+	d := newTofuDir(t, `
+ephemeral "cloudcost_webhook_signing_secret" "e" {}
+
+resource "cloudcost_budget_alert" "logged" {
+  name        = "tfacc-logs"
+  amount      = 100
+  thresholds  = [{ percent = 80, basis = "actual" }]
+  webhook_url = "`+plainURL+`"
+}
+
+resource "cloudcost_scheduled_report" "logged" {
+  name                   = "tfacc-logs"
+  report                 = "services"
+  schedule               = { frequency = "daily", time = "06:00", timezone = "UTC" }
+  recipients             = ["finops@example.com"]
+  webhook_url_wo         = "`+writeOnlyURL+`"
+  webhook_url_wo_version = 1
+}
+`)
+	secrets := map[string]string{"API token": sandbox.token, "client secret": cli.ClientSecret, "webhook URL": plainURL,
+		"write-only webhook URL": writeOnlyURL, "signing secret": signing.Secret}
+	run := func(name string, env []string, args ...string) string {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "tofu.log")
+		saved := d.env
+		d.env = append(append(d.env, "TF_LOG=TRACE", "TF_LOG_PATH="+path), env...)
+		defer func() { d.env = saved }()
+		d.mustRun(t, args...)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := string(data)
+		for what, secret := range secrets {
+			if strings.Contains(log, secret) {
+				t.Errorf("%s: the TRACE log holds the %s", name, what)
+			}
+		}
+		return log
+	}
+
+	sandbox.resetCounts()
+	applyLog := run("apply with an API token", nil, "apply", "-auto-approve")
+	counts := sandbox.snapshot()
+	logged := map[string]int{}
+	for _, fields := range requestLines(applyLog) {
+		for _, name := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
+			if fields[name] == "" {
+				t.Errorf("a request line without its %s: %v", name, fields)
+			}
+		}
+		logged[fields["method"]+" "+templatePath(fields["path"])]++
+	}
+	if len(counts) == 0 || !maps.Equal(logged, counts) {
+		t.Errorf("every request the service answered should be one DEBUG line: answered %v, logged %v", counts, logged)
+	}
+	creds := []string{"CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID=" + cli.ClientID, "CLOUDCOST_CLIENT_SECRET=" + cli.ClientSecret}
+	run("destroy with client credentials", creds, "destroy", "-auto-approve")
+}
+
+// requestLines are the fields of the provider's `cloudcost API request` lines in a tofu log (hclog's
+// key=value pairs, in no fixed order).
+func requestLines(log string) []map[string]string {
+	var out []map[string]string
+	for _, line := range strings.Split(log, "\n") {
+		_, rest, ok := strings.Cut(line, "[DEBUG] provider.terraform-provider-cloudcost: cloudcost API request: ")
+		if !ok {
+			continue
+		}
+		fields := map[string]string{}
+		for _, pair := range strings.Fields(rest) {
+			if k, v, ok := strings.Cut(pair, "="); ok {
+				fields[k] = v
+			}
+		}
+		out = append(out, fields)
+	}
+	return out
+}
