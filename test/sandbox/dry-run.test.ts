@@ -5,7 +5,7 @@ import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_AWS, DEMO_AZURE, alertBody, call, expectProblem, fields, reportBody, type Reply } from "./api-client";
 
 /**
- * Issue 38: `POST /{groups,alerts,reports}/validate` answers exactly the problem the real create or change
+ * Issue 38: `POST /{groups,alerts,reports}:validate` answers exactly the problem the real create or change
  * gets — same status, problem type, detail and field errors (code, message, path) — for every rule that needs
  * the organization, and writes nothing: the database (every table but `token_use`, which records the token's
  * last use on any request) is byte for byte the same after each dry-run.
@@ -73,7 +73,7 @@ describe("dry-runs of creates and changes (issue 38)", () => {
 
   describe("Cloud Groups", () => {
     it("a new group's name already taken: the create's 409 on body.name", async () => {
-      const problem = await same(["/groups/validate", { name: "taken", members: [] }], ["POST", "/groups", { name: "taken" }], 409);
+      const problem = await same(["/groups:validate", { name: "taken", members: [] }], ["POST", "/groups", { name: "taken" }], 409);
       expect(codes(problem)).toEqual(["body.name duplicate_name"]);
     });
     it("a new group's member not connected: the member set's 422 on body.members.N.accountId", async () => {
@@ -81,27 +81,27 @@ describe("dry-runs of creates and changes (issue 38)", () => {
         { provider: "aws", accountId: DEMO_AWS[0] },
         { provider: "aws", accountId: NOT_CONNECTED },
       ];
-      const problem = await same(["/groups/validate", { name: "Fresh", members }], ["PUT", `/groups/${groupId}/members`, { members }], 422);
+      const problem = await same(["/groups:validate", { name: "Fresh", members }], ["PUT", `/groups/${groupId}/members`, { members }], 422);
       expect(codes(problem)).toEqual(["body.members.1.accountId unknown_account"]);
     });
     it("a rename to a taken name, by id and by current name: the PATCH's 409", async () => {
       const real: [string, string, unknown] = ["PATCH", `/groups/${groupId}`, { name: "TAKEN" }];
-      await same([`/groups/validate?groupId=${groupId}`, { name: "TAKEN" }], real, 409);
-      const problem = await same(["/groups/validate?currentName=staging", { name: "TAKEN" }], real, 409);
+      await same([`/groups:validate?groupId=${groupId}`, { name: "TAKEN" }], real, 409);
+      const problem = await same(["/groups:validate?currentName=staging", { name: "TAKEN" }], real, 409);
       expect(codes(problem)).toEqual(["body.name duplicate_name"]);
     });
     it("a change of a group that is gone: the PATCH's 404", async () => {
       const gone = "grp_0123456789abcdefghijkl";
-      await same([`/groups/validate?groupId=${gone}`, { name: "Any" }], ["PATCH", `/groups/${gone}`, { name: "Any" }], 404);
+      await same([`/groups:validate?groupId=${gone}`, { name: "Any" }], ["PATCH", `/groups/${gone}`, { name: "Any" }], 404);
     });
     it("accepts what the real requests accept, writing nothing: 204", async () => {
       const before = fingerprint();
       const members = [{ provider: "azure", accountId: DEMO_AZURE[0] }];
       for (const [path, json] of [
-        ["/groups/validate", { name: "Brand new", members }],
+        ["/groups:validate", { name: "Brand new", members }],
         // Its own name, in another case: the PATCH excludes the group itself from the uniqueness check.
-        [`/groups/validate?groupId=${groupId}`, { name: "STAGING", members }],
-        ["/groups/validate?currentName=Staging", { name: "Staging", description: "changed", members }],
+        [`/groups:validate?groupId=${groupId}`, { name: "STAGING", members }],
+        ["/groups:validate?currentName=Staging", { name: "Staging", description: "changed", members }],
       ] as const)
         expect((await call(sandbox, "POST", path, { token, json })).status).toBe(204);
       expect(fingerprint()).toBe(before);
@@ -141,20 +141,20 @@ describe("dry-runs of creates and changes (issue 38)", () => {
   ] as const)("%s", (plural, body, idOf, idName) => {
     it.each(rules)("%s: the create's and the replace's 422, on the same paths", async (_name, overrides, expected) => {
       const json = body(overrides({ groupId }));
-      expect(codes(await same([`/${plural}/validate`, json], ["POST", `/${plural}`, json], 422))).toEqual(expected);
+      expect(codes(await same([`/${plural}:validate`, json], ["POST", `/${plural}`, json], 422))).toEqual(expected);
       const put: [string, string, unknown] = ["PUT", `/${plural}/${idOf()}`, json];
-      expect(codes(await same([`/${plural}/validate?${idName}=${idOf()}`, json], put, 422))).toEqual(expected);
+      expect(codes(await same([`/${plural}:validate?${idName}=${idOf()}`, json], put, 422))).toEqual(expected);
     });
     it("a replace of one that is gone: the PUT's 404", async () => {
       const gone = `${plural === "alerts" ? "alr" : "rpt"}_0123456789abcdefghijkl`;
-      await same([`/${plural}/validate?${idName}=${gone}`, body()], ["PUT", `/${plural}/${gone}`, body()], 404);
+      await same([`/${plural}:validate?${idName}=${gone}`, body()], ["PUT", `/${plural}/${gone}`, body()], 404);
     });
     it("accepts a valid create and replace with 204, and sends no Idempotency-Key record", async () => {
       const before = fingerprint();
       const headers = { "idempotency-key": "dry-run-is-not-remembered" };
-      expect((await call(sandbox, "POST", `/${plural}/validate`, { token, json: body(), headers })).status).toBe(204);
+      expect((await call(sandbox, "POST", `/${plural}:validate`, { token, json: body(), headers })).status).toBe(204);
       expect(
-        (await call(sandbox, "POST", `/${plural}/validate?${idName}=${idOf()}`, { token, json: body({ name: "Renamed" }) })).status,
+        (await call(sandbox, "POST", `/${plural}:validate?${idName}=${idOf()}`, { token, json: body({ name: "Renamed" }) })).status,
       ).toBe(204);
       expect(fingerprint()).toBe(before);
       expect(fields(await call(sandbox, "GET", `/${plural}/${idOf()}`, { token })).name).not.toBe("Renamed");
@@ -169,7 +169,7 @@ describe("dry-runs of creates and changes (issue 38)", () => {
 
   it("needs only the read scope: a read-only token gets the same checks", async () => {
     const readOnly = await sandbox.token("read");
-    const reply = await call(sandbox, "POST", "/groups/validate", { token: readOnly, json: { name: "taken" } });
+    const reply = await call(sandbox, "POST", "/groups:validate", { token: readOnly, json: { name: "taken" } });
     expect(expectProblem(reply, 409).errors?.[0]?.code).toBe("duplicate_name");
   });
 });

@@ -23,8 +23,15 @@ import { z } from "./zod";
 
 const DRAFT_OF = "the object this draft would change; left out, the draft is judged as a create";
 
-/** A whole Cloud Group as a plan knows it: its create (or rename) and its member set in one body. */
-export const GroupDraft = CreateGroup.extend({ members: ReplaceMembers.shape.members.default([]) })
+/**
+ * A whole Cloud Group as a plan knows it: its create (or rename) and its member set in one body. `members` is
+ * left out when a change leaves them as they are: apply then sends no member set, so none is judged.
+ */
+export const GroupDraft = CreateGroup.extend({
+  members: ReplaceMembers.shape.members.optional().openapi({
+    description: "the member set to set; left out, the members are not changed (and not judged)",
+  }),
+})
   .strict()
   .openapi("GroupDraft", {
     description:

@@ -137,7 +137,12 @@ export function crudIds<const Noun extends string>(noun: Noun): CrudIds<Noun> {
 export const CRUD_RESOURCES = { alert: "alertId", report: "reportId" } as const;
 export type CrudNoun = keyof typeof CRUD_RESOURCES;
 
-/** The dry-run of one kind's create or change (./dry-run.ts): `POST /{plural}/validate`, 204 when it would be accepted. */
+/**
+ * The dry-run of one kind's create or change (./dry-run.ts): `POST /{plural}:validate`, 204 when it would be
+ * accepted. A custom method in the form of Google's AIP-136 (`:verb` after the collection): as
+ * `/{plural}/validate` it would sit under `/{plural}/{id}`, where a GET or DELETE of it would be a 404 for a
+ * malformed id instead of the 405 with `Allow` that every known path answers.
+ */
 function validateRoute<const Id extends string, const Plural extends string, Q extends z.ZodType, B extends z.ZodType>(
   operationId: Id,
   tag: string,
@@ -150,7 +155,7 @@ function validateRoute<const Id extends string, const Plural extends string, Q e
   return {
     operationId,
     method: "POST",
-    path: `/${plural}/validate`,
+    path: `/${plural}:validate`,
     scope: "read",
     tag,
     summary: `Dry-run of a ${noun}'s create or change: the problems the real request would get, nothing written`,

@@ -23,7 +23,7 @@ function assertGroupMatches(c: Call<"updateGroup" | "deleteGroup" | "replaceMemb
 
 /**
  * Issue 38, the dry-run of a whole group: the create (or the change of the group the query names) and then
- * the member set, through the very handlers `POST /groups`, `PATCH /groups/{groupId}` and `PUT …/members`
+ * the member set (when the draft has one), through the very handlers `POST /groups`, `PATCH /groups/{groupId}` and `PUT …/members`
  * run, all rolled back — so the answer is theirs (the first that fails), and nothing is written.
  */
 function validateGroup(c: Call<"validateGroup">): void {
@@ -36,7 +36,7 @@ function validateGroup(c: Call<"validateGroup">): void {
       target === undefined
         ? groupHandlers.createGroup({ ...base, params: {}, body: fields }).body.id
         : groupHandlers.updateGroup({ ...base, params: { groupId: target }, body: fields }).body.id;
-    groupHandlers.replaceMembers({ ...base, params: { groupId }, body: { members } });
+    if (members !== undefined) groupHandlers.replaceMembers({ ...base, params: { groupId }, body: { members } });
   });
 }
 

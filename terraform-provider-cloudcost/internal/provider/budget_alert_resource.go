@@ -27,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*budgetAlertResource)(nil)
 	_ resource.ResourceWithImportState    = (*budgetAlertResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*budgetAlertResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*budgetAlertResource)(nil)
 )
 
 // NewBudgetAlertResource is `cloudcost_budget_alert`: the contract's BudgetAlert (POST /alerts, GET, PUT,
@@ -403,6 +404,13 @@ func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client
 		typeName: "cloudcost_budget_alert", noun: "budget alert", idOf: func(a *client.BudgetAlert) string { return a.ID }, create: r.data.client.CreateAlert,
 		sets: alertSets,
 		get:  r.data.client.GetAlert, replace: r.data.client.ReplaceAlert, remove: r.data.client.DeleteAlert,
+	}
+}
+
+// ModifyPlan checks the create or replace with the service at plan time (plan_check.go).
+func (r *budgetAlertResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if planChange(ctx, r.data, req, "cloudcost_budget_alert") {
+		planWebhookObject[budgetAlertModel](ctx, r.object(), r.data.client.ValidateAlert, req, resp)
 	}
 }
 

@@ -191,6 +191,41 @@ func groupFieldPath(sent []client.Member) func(string) (path.Path, bool) {
 	}
 }
 
+// ModifyPlan checks with the service at plan time (plan_check.go): the dry-run of the create, or of the rename and the member set that
+// Update would send.
+func (r *cloudGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !planChange(ctx, r.data, req, "cloudcost_cloud_group") {
+		return
+	}
+	var plan cloudGroupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	members := plan.members(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	draft := client.GroupDraft{Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Members: members}
+	id, stepSummary := "", "Could not create the Cloud Group"
+	if !req.State.Raw.IsNull() {
+		var state cloudGroupModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		id, stepSummary = state.ID.ValueString(), "Could not update the Cloud Group"
+		// As Update: an unchanged member set is not sent, so it is not judged either.
+		if slices.Equal(members, state.members(ctx, &resp.Diagnostics)) {
+			draft.Members = nil
+		}
+	}
+	summary := func(api *client.APIError) string {
+		for _, f := range api.Errors {
+			if strings.HasPrefix(f.Path, "body.members") {
+				return "Could not set the Cloud Group's members"
+			}
+		}
+		return stepSummary
+	}
+	err := r.data.client.ValidateGroup(ctx, draft, id)
+	refusedAtPlan(ctx, &resp.Diagnostics, "cloudcost_cloud_group", err, summary, groupFieldPath(members))
+}
+
 func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	if !ready(r.data, &resp.Diagnostics) {
 		return
@@ -329,4 +364,5 @@ var (
 	_ resource.ResourceWithConfigure      = (*cloudGroupResource)(nil)
 	_ resource.ResourceWithImportState    = (*cloudGroupResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*cloudGroupResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*cloudGroupResource)(nil)
 )

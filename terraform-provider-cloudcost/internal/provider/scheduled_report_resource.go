@@ -21,6 +21,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*scheduledReportResource)(nil)
 	_ resource.ResourceWithImportState    = (*scheduledReportResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*scheduledReportResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*scheduledReportResource)(nil)
 )
 
 // NewScheduledReportResource is `cloudcost_scheduled_report`: the contract's ScheduledReport (POST /reports,
@@ -231,6 +232,13 @@ func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport
 		typeName: "cloudcost_scheduled_report", noun: "scheduled report", idOf: func(a *client.ScheduledReport) string { return a.ID }, create: r.data.client.CreateReport,
 		sets: reportSets,
 		get:  r.data.client.GetReport, replace: r.data.client.ReplaceReport, remove: r.data.client.DeleteReport,
+	}
+}
+
+// ModifyPlan checks the create or replace with the service at plan time (plan_check.go).
+func (r *scheduledReportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if planChange(ctx, r.data, req, "cloudcost_scheduled_report") {
+		planWebhookObject[scheduledReportModel](ctx, r.object(), r.data.client.ValidateReport, req, resp)
 	}
 }
 

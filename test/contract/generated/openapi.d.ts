@@ -260,7 +260,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/groups/validate": {
+    "/groups:validate": {
         parameters: {
             query?: never;
             header?: never;
@@ -372,7 +372,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/alerts/validate": {
+    "/alerts:validate": {
         parameters: {
             query?: never;
             header?: never;
@@ -429,7 +429,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/reports/validate": {
+    "/reports:validate": {
         parameters: {
             query?: never;
             header?: never;
@@ -1143,7 +1143,7 @@ export interface components {
             name: string;
             /** @default  */
             description?: string;
-            /** @default [] */
+            /** @description the member set to set; left out, the members are not changed (and not judged) */
             members?: components["schemas"]["Member"][];
         };
         /** @description at least one of `name` and `description` */
@@ -3843,7 +3843,7 @@ export interface operations {
             query?: {
                 /** @description the object this draft would change; left out, the draft is judged as a create */
                 groupId?: string;
-                /** @description the name the group has now, for a caller that does not know its id; not together with `groupId`. Both left out: left out, the draft is judged as a create */
+                /** @description the name the group has now, for a caller that knows the group's old inputs but not its id; not together with `groupId`. Both left out, the draft is judged as a create */
                 currentName?: string;
             };
             header?: never;
