@@ -1,7 +1,5 @@
-import Database from "better-sqlite3";
-import { createHash } from "node:crypto";
-import { join } from "node:path";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { databaseFingerprint } from "./database-fingerprint";
 import { DEMO_AWS, DEMO_AZURE, alertBody, call, expectProblem, fields, reportBody, type Reply } from "./api-client";
 
 /**
@@ -18,20 +16,7 @@ describe("dry-runs of creates and changes (issue 38)", () => {
   let reportId: string;
   const NOT_CONNECTED = "999999999999";
 
-  /** Every row of every table but `token_use`, hashed: a write of any kind changes it. */
-  function fingerprint(): string {
-    const db = new Database(join(sandbox.dataDir, "sandbox.db"), { readonly: true, fileMustExist: true });
-    try {
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
-        .map((t) => t.name)
-        .filter((name) => name !== "token_use");
-      const hash = createHash("sha256");
-      for (const name of tables) hash.update(name).update(JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).raw().all()));
-      return hash.digest("hex");
-    } finally {
-      db.close();
-    }
-  }
+  const fingerprint = () => databaseFingerprint(sandbox.dataDir);
   /** A problem without what differs between any two requests (`instance` names the request). */
   const comparable = (reply: Reply, status: number) => {
     const { instance: _instance, requestId: _requestId, ...rest } = expectProblem(reply, status) as Record<string, unknown>;

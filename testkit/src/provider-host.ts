@@ -107,6 +107,11 @@ export interface HostOptions {
    */
   hostFrom?: string;
   env?: Record<string, string>;
+  /**
+   * Another provider plugin to drive the same way, instead of the dynamic-provider host: an executable that
+   * prints its gRPC port as its first line (the native plugin, `native/bin/pulumi-resource-cloudcost`).
+   */
+  plugin?: string;
 }
 
 const DEADLINE_MS = 60_000;
@@ -147,10 +152,11 @@ function change<R extends provproto.DiffRequest | provproto.UpdateRequest>(
   return req;
 }
 
-/** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` and connects once it prints its port. */
+/** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` (or `opts.plugin`) and connects once it prints its port. */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
   const entry = opts.hostFrom ? require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [opts.hostFrom] }) : HOST_ENTRY;
-  const child = spawn(process.execPath, [entry, "127.0.0.1:1"], {
+  const [command, args] = opts.plugin ? [opts.plugin, []] : [process.execPath, [entry, "127.0.0.1:1"]];
+  const child = spawn(command, args, {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...process.env, PULUMI_NODEJS_PROJECT: "cloudcost-test", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
