@@ -136,7 +136,9 @@ func filterCases(scope string) []filterCase {
 		{"unknown_group", fmt.Sprintf("  group_id = %q", unknownGroup), func(string) map[string]any { return map[string]any{"groupId": unknownGroup} },
 			"group_id", "body.groupId"},
 		{"unknown_account", "  filters = {\n    account_ids = [\"" + notConnected + "\"]\n  }",
-			func(string) map[string]any { return map[string]any{"filters": map[string]any{"accountIds": []string{notConnected}}} },
+			func(string) map[string]any {
+				return map[string]any{"filters": map[string]any{"accountIds": []string{notConnected}}}
+			},
 			"account_ids", "body.filters.accountIds.0"},
 		{"not_in_group", fmt.Sprintf("  group_id = %q\n  filters = {\n    account_ids = [%q]\n  }", scope, outsideScope),
 			func(s string) map[string]any {
