@@ -175,9 +175,10 @@ export class CloudCostClient {
     // Kept across every retry of this call, so a replayed create returns the first result.
     if (idempotencyKey) headers["idempotency-key"] = input.idempotencyKey ?? newIdempotencyKey();
     // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
-    // values, so a repeat has the same effect), a POST when it carries an Idempotency-Key, and a POST of the
-    // `read` scope (the dry-runs, which change nothing).
-    const idempotent = route.method !== "POST" || idempotencyKey || route.scope === "read";
+    // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key. The
+    // dry-runs (`…:validate`) would be safe too, but are sent once: their callers (plan, preview) carry on
+    // without an answer, so a service out of reach should cost one attempt, not a round of back-offs.
+    const idempotent = route.method !== "POST" || idempotencyKey;
     const request = {
       origin: this.base.origin,
       path,

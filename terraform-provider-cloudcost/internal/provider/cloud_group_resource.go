@@ -209,9 +209,13 @@ func (r *cloudGroupResource) ModifyPlan(ctx context.Context, req resource.Modify
 		var state cloudGroupModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		id, stepSummary = state.ID.ValueString(), "Could not update the Cloud Group"
-		// As Update: an unchanged member set is not sent, so it is not judged either.
+		// As Update: an unchanged member set is not sent, so it is not judged either; an update that only
+		// respells (Update sends nothing but a read) costs no dry-run.
 		if slices.Equal(members, state.members(ctx, &resp.Diagnostics)) {
 			draft.Members = nil
+			if sameTrimmed(plan.Name.ValueString(), state.Name.ValueString()) && plan.Description.Equal(state.Description) {
+				return
+			}
 		}
 	}
 	summary := func(api *client.APIError) string {
