@@ -40,13 +40,22 @@ func serviceMessage(t *testing.T, method, path string, body any, fieldPath strin
 }
 
 // onAttribute matches OpenTofu's rendering of an error diagnostic on one attribute of one resource: the
-// summary, the resource, the configuration line of the attribute, then the detail (wrapped by OpenTofu).
+// summary, the resource, the configuration line of the attribute, then the detail (wrapped by OpenTofu). An
+// attribute nested in `filters` (`filters.account_ids`) is shown by OpenTofu 1.12 at the resource's first line
+// — it does not point into a nested attribute's object — as at apply; the detail names the field.
 func onAttribute(summary, address, attribute, detail string) *regexp.Regexp {
 	kind, name, _ := strings.Cut(address, ".")
 	loose := func(s string) string { return strings.ReplaceAll(regexp.QuoteMeta(s), " ", `\s+`) }
-	return regexp.MustCompile(fmt.Sprintf(`(?s)Error: %s\s+with %s,\s+on \S+ line \d+, in resource "%s" "%s":\s+\d+:\s+%s\s+=[^\n]*\n.*?%s`,
-		loose(summary), regexp.QuoteMeta(address), kind, name, attribute, loose(detail)))
+	line := attribute + `\s+=`
+	if nestedInFilters[attribute] {
+		line = fmt.Sprintf(`resource "%s" "%s" \{`, kind, name)
+	}
+	return regexp.MustCompile(fmt.Sprintf(`(?s)Error: %s\s+with %s,\s+on \S+ line \d+, in resource "%s" "%s":\s+\d+:\s+%s[^\n]*\n.*?%s`,
+		loose(summary), regexp.QuoteMeta(address), kind, name, line, loose(detail)))
 }
+
+// nestedInFilters are the attributes of the filters object the cases name.
+var nestedInFilters = map[string]bool{"account_ids": true, "providers": true, "tags": true}
 
 // writesIn lists the requests of counts that change something: any POST, PUT, PATCH or DELETE but a dry-run.
 func writesIn(counts map[string]int) []string {
@@ -88,7 +97,7 @@ resource "cloudcost_scheduled_report" %q {
 }
 
 func alertJSON(extra map[string]any) map[string]any {
-	body := map[string]any{"name": "tfacc-plan-alert", "amount": 10, "thresholds": []any{map[string]any{"percent": 100, "basis": "actual"}}}
+	body := map[string]any{"name": "tfacc-plan-alert", "amount": 10, "currency": "USD", "period": "monthly", "thresholds": []any{map[string]any{"percent": 100, "basis": "actual"}}}
 	for k, v := range extra {
 		body[k] = v
 	}
