@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"regexp"
 	"slices"
 	"sort"
@@ -20,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/internal/client"
 )
@@ -227,6 +230,14 @@ func (r *cloudGroupResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return stepSummary
 	}
 	err := r.data.client.ValidateGroup(ctx, draft, id)
+	var api *client.APIError
+	if id == "" && errors.As(err, &api) && api.Status == http.StatusConflict {
+		// A new group's name taken is left to apply: after an interrupted apply the group it made holds the name,
+		// and the create that follows gets that group back (its create key, create_key.go) — the plan cannot tell
+		// the two apart. A rename is judged.
+		tflog.Debug(ctx, "dry-run at plan: a taken name of a create is left to apply", map[string]any{"resource": "cloudcost_cloud_group"})
+		return
+	}
 	refusedAtPlan(ctx, &resp.Diagnostics, "cloudcost_cloud_group", err, summary, groupFieldPath(members))
 }
 
