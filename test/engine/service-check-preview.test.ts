@@ -1,0 +1,63 @@
+/**
+ * Issue 38 through the real Pulumi CLI: `pulumi preview` of a program whose resources break rules only the
+ * organization can judge fails at preview — each failure on the input the service names, with the service's
+ * message — and writes nothing; a resource whose input is unknown at preview (a new group's id) is not judged.
+ * The matrix of every rule per kind and door is test/provider/service-check.test.ts (over gRPC, both doors).
+ */
+import type { PulumiStack } from "@cloudcost/testkit";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, useEngineFixture, type Declared } from "./support";
+
+const f = useEngineFixture();
+
+async function stackOf(name: string, resources: Declared[]): Promise<PulumiStack> {
+  const stack = await f.stack(DECLARED_PROGRAM, name);
+  await stack.setConfigObject(DECLARED_RESOURCES, resources);
+  return stack;
+}
+
+async function objects(): Promise<number> {
+  let n = 0;
+  for await (const _ of f.api.listGroups()) n++;
+  for await (const _ of f.api.listAlerts()) n++;
+  for await (const _ of f.api.listReports()) n++;
+  return n;
+}
+
+describe("pulumi preview meets the service's rules (issue 38)", () => {
+  it("fails on each input the service refuses, with its message, and writes nothing", async () => {
+    const stack = await stackOf("service-rules", [
+      { kind: "CloudGroup", name: "stranger", inputs: { name: "Preview stranger", awsAccountIds: ["999999999999"] } },
+      {
+        kind: "BudgetAlert",
+        name: "untagged",
+        inputs: { name: "Untagged", amount: 10, filters: { tags: [{ key: "owner", values: ["x"] }] } },
+      },
+    ]);
+    const before = await objects();
+    const preview = await stack.run(["preview", "--non-interactive"]);
+    const out = preview.stdout + preview.stderr;
+    expect(preview.code).not.toBe(0);
+    expect(out).toContain("awsAccountIds[0]");
+    expect(out).toContain("aws account 999999999999 is not connected to this organization (unknown_account: body.members.0.accountId)");
+    expect(out).toContain("filters.tags[0].key");
+    expect(out).toContain("(unknown_tag_key: body.filters.tags.0.key)");
+    expect(await objects()).toBe(before);
+  }, 300_000);
+
+  it("does not judge an input unknown at preview: an alert on a group not made yet previews", async () => {
+    const stack = await stackOf("service-rules-unknown", [
+      { kind: "CloudGroup", name: "later", inputs: { name: "Preview later" } },
+      // Not connected, but its group is unknown until `up`: the whole alert waits for `up` to be judged.
+      {
+        kind: "BudgetAlert",
+        name: "on-later",
+        groupOf: "later",
+        inputs: { name: "On later", amount: 10, filters: { accountIds: ["999999999999"] } },
+      },
+    ]);
+    const before = await objects();
+    const preview = await stack.run(["preview", "--non-interactive"]);
+    expect(preview.code).toBe(0);
+    expect(await objects()).toBe(before);
+  }, 300_000);
+});
