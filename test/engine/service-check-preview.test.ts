@@ -24,25 +24,38 @@ async function objects(): Promise<number> {
 }
 
 describe("pulumi preview meets the service's rules (issue 38)", () => {
-  it("fails on each input the service refuses, with its message, and writes nothing", async () => {
-    const stack = await stackOf("service-rules", [
+  // One refused resource per stack: the engine stops a preview at its first error.
+  it.each([
+    [
+      "a group member not connected",
       { kind: "CloudGroup", name: "stranger", inputs: { name: "Preview stranger", awsAccountIds: ["999999999999"] } },
+      "property awsAccountIds[0]",
+      "aws account 999999999999 is not connected to this organization (unknown_account: body.members.0.accountId)",
+    ],
+    [
+      "an alert's tag key that is not a cost allocation tag",
       {
         kind: "BudgetAlert",
         name: "untagged",
         inputs: { name: "Untagged", amount: 10, filters: { tags: [{ key: "owner", values: ["x"] }] } },
       },
-    ]);
-    const before = await objects();
-    const preview = await stack.run(["preview", "--non-interactive"]);
-    const out = preview.stdout + preview.stderr;
-    expect(preview.code).not.toBe(0);
-    expect(out).toContain("awsAccountIds[0]");
-    expect(out).toContain("aws account 999999999999 is not connected to this organization (unknown_account: body.members.0.accountId)");
-    expect(out).toContain("filters.tags[0].key");
-    expect(out).toContain("(unknown_tag_key: body.filters.tags.0.key)");
-    expect(await objects()).toBe(before);
-  }, 300_000);
+      "property filters.tags[0].key",
+      "(unknown_tag_key: body.filters.tags.0.key)",
+    ],
+  ] as [string, Declared, string, string][])(
+    "%s fails the preview on its input, with the service's message, writing nothing",
+    async (_name, declared, property, message) => {
+      const stack = await stackOf(`service-rules-${declared.name}`, [declared]);
+      const before = await objects();
+      const preview = await stack.run(["preview", "--non-interactive"]);
+      const out = preview.stdout + preview.stderr;
+      expect(preview.code).not.toBe(0);
+      expect(out).toContain(property);
+      expect(out).toContain(message);
+      expect(await objects()).toBe(before);
+    },
+    300_000,
+  );
 
   it("does not judge an input unknown at preview: an alert on a group not made yet previews", async () => {
     const stack = await stackOf("service-rules-unknown", [
