@@ -1,11 +1,15 @@
 /**
  * Issue 38 through the real Pulumi CLI: `pulumi preview` of a program whose resources break rules only the
  * organization can judge fails at preview — each failure on the input the service names, with the service's
- * message — and writes nothing; a resource whose input is unknown at preview (a new group's id) is not judged.
+ * message — and writes nothing, in the dynamic provider and in the native plugin (a YAML program); a resource
+ * whose input is unknown at preview (a new group's id) is not judged.
  * The matrix of every rule per kind and door is test/provider/service-check.test.ts (over gRPC, both doors).
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { DECLARED_PROGRAM, DECLARED_RESOURCES, useEngineFixture, type Declared } from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, REPO, useEngineFixture, type Declared } from "./support";
 
 const f = useEngineFixture();
 
@@ -71,6 +75,39 @@ describe("pulumi preview meets the service's rules (issue 38)", () => {
     const before = await objects();
     const preview = await stack.run(["preview", "--non-interactive"]);
     expect(preview.code).toBe(0);
+    expect(await objects()).toBe(before);
+  }, 300_000);
+
+  it("in the native plugin too: a YAML program's alert with an account not in its group fails the preview", async () => {
+    const scope = await f.api.createGroup({ name: "Native preview scope" });
+    await f.api.replaceMembers(scope.id, [{ provider: "aws", accountId: "444455556666" }]);
+    const dir = mkdtempSync(join(tmpdir(), "cloudcost-native-preview-"));
+    const program = [
+      "name: native-preview",
+      "runtime: yaml",
+      "plugins:",
+      "  providers:",
+      "    - name: cloudcost",
+      `      path: ${join(REPO, "native", "bin")}`,
+      "resources:",
+      "  outside:",
+      "    type: cloudcost:index:BudgetAlert",
+      "    properties:",
+      "      name: Outside the group",
+      "      amount: 10",
+      `      groupId: ${scope.id}`,
+      '      filters: { accountIds: ["111122223333"] }',
+    ];
+    writeFileSync(join(dir, "Pulumi.yaml"), program.join("\n"));
+    const stack = await f.stack(dir, "dev");
+    const before = await objects();
+    const preview = await stack.run(["preview", "--non-interactive"]);
+    const out = preview.stdout + preview.stderr;
+    expect(preview.code).not.toBe(0);
+    expect(out).toContain("property filters.accountIds[0]");
+    expect(out).toContain(
+      `aws account 111122223333 is not a member of Cloud Group ${scope.id}, so none of its spend counts (not_in_group: body.filters.accountIds.0)`,
+    );
     expect(await objects()).toBe(before);
   }, 300_000);
 });
