@@ -7,6 +7,7 @@ export * from "./contract/cost-filter";
 export * from "./contract/webhook-url";
 export * from "./contract/budget-alert";
 export * from "./contract/scheduled-report";
+export * from "./contract/dry-run";
 export * from "./contract/cost";
 export * from "./contract/finding";
 export * from "./contract/scan";

@@ -91,7 +91,9 @@ function errorResponses(route: Route): Record<number, Response> {
   if (malformed.length) out[400] = withHeaders(`Malformed request: ${malformed.join("; ")}${named}`, API, problem);
   if (route.params || errors.has(404))
     out[404] = withHeaders(
-      route.params ? "No such object in the caller's organization (also for a malformed ID)" : "A referenced Cloud Group does not exist",
+      route.params
+        ? "No such object in the caller's organization (also for a malformed ID)"
+        : (route.notFound ?? "A referenced Cloud Group does not exist"),
       API,
       problem,
     );
@@ -164,6 +166,7 @@ function registerApiRoute(registry: OpenAPIRegistry, route: Route): void {
     path: route.path,
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     security: [{ bearer: [route.scope] }],
     request: {

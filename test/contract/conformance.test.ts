@@ -143,6 +143,18 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     const other = field(await log.send({ method: "POST", path: "/groups", token, json: { name: "Second" } }), "id");
     expect((await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: {}, intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { name: "Second" } })).status).toBe(409);
+    // The dry-run (issue 38): 204, or the real requests' 400, 404, 409 and 422.
+    const dryRun = (query: string, json: unknown, intent?: "invalid") =>
+      log.send({ method: "POST", path: `/groups:validate${query}`, token, json, ...(intent ? { intent } : {}) });
+    expect((await dryRun("", { name: "Fresh", members: [] })).status).toBe(204);
+    expect((await dryRun(`?groupId=${id}`, { name: "conformance" })).status).toBe(204);
+    expect((await dryRun("", { name: "Second" })).status).toBe(409);
+    expect((await dryRun("?currentName=conformance", { name: "Second" })).status).toBe(409);
+    expect((await dryRun("", { name: "Fresh", members: [{ provider: "aws", accountId: "999999999999" }] })).status).toBe(422);
+    expect((await dryRun(`?groupId=${UNKNOWN.groupId}`, { name: "x" })).status).toBe(404);
+    expect((await dryRun("?currentName=Nobody", { name: "x" })).status).toBe(404);
+    expect((await dryRun("", { name: "" }, "invalid")).status).toBe(400);
+    expect((await dryRun("?groupId=nope", { name: "x" }, "invalid")).status).toBe(400);
     expect(
       (await log.send({ method: "PATCH", path: `/groups/${id}`, token, json: { description: "y" }, headers: { "if-match": '"stale"' } }))
         .status,
@@ -247,6 +259,16 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       expect((await log.send({ method: "PUT", path: one, token, json: body({ groupId: UNKNOWN.groupId }) })).status).toBe(422);
       expect((await log.send({ method: "PUT", path: one, token, json: body(), headers: { "if-match": '"stale"' } })).status).toBe(412);
       expect((await log.send({ method: "PUT", path: one, token, json: body({ enabled: "yes" }), intent: "invalid" })).status).toBe(400);
+      // The dry-run (issue 38): 204, or the real requests' 400, 404 and 422.
+      const idName = plural === "alerts" ? "alertId" : "reportId";
+      const validate = `/${plural}:validate`;
+      expect((await log.send({ method: "POST", path: validate, token, json: body() })).status).toBe(204);
+      expect((await log.send({ method: "POST", path: `${validate}?${idName}=${field(created, "id")}`, token, json: body() })).status).toBe(
+        204,
+      );
+      expect((await log.send({ method: "POST", path: validate, token, json: body({ groupId: UNKNOWN.groupId }) })).status).toBe(422);
+      expect((await log.send({ method: "POST", path: `${validate}?${idName}=${UNKNOWN[idName]}`, token, json: body() })).status).toBe(404);
+      expect((await log.send({ method: "POST", path: validate, token, json: body({ name: " \t " }), intent: "invalid" })).status).toBe(400);
       expect((await log.send({ method: "DELETE", path: one, token, headers: { "if-match": '"stale"' } })).status).toBe(412);
       expect((await log.send({ method: "DELETE", path: one, token })).status).toBe(204);
     }
@@ -494,9 +516,15 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
       write: await sandbox.token("read"),
       run: await sandbox.token("read,write"),
     };
-    // The signing secret is a secret: reading it needs `write`.
+    // The signing secret is a secret: reading it needs `write`. A dry-run changes nothing: `read`.
     const scopeOf = (op: Operation) =>
-      op.path.startsWith("/webhooks/") ? "write" : op.method === "GET" ? "read" : op.path === "/scans" ? "run" : "write";
+      op.path.startsWith("/webhooks/")
+        ? "write"
+        : op.method === "GET" || op.path.endsWith(":validate")
+          ? "read"
+          : op.path === "/scans"
+            ? "run"
+            : "write";
     const big = "x".repeat(1024 * 1024 + 1);
     for (const op of apiOperations()) {
       const path = op.path.startsWith("/cost/") ? `${op.path}?${COST_WINDOW}` : pathOf(op);

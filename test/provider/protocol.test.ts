@@ -105,9 +105,14 @@ describe("CloudGroup over gRPC", () => {
 
   it("fails Create for an account that is not connected, leaving no half-made group", async () => {
     const u = urn("CloudGroup", "stranger");
-    const checked = await host.check(u, {}, { name: "Stranger", awsAccountIds: ["999999999999"], __provider: providers.CloudGroup });
-    expect(checked.failures).toEqual([]);
-    await expect(host.create(u, checked.inputs)).rejects.toThrow(/999999999999|not connected|unknown/i);
+    const news = { name: "Stranger", awsAccountIds: ["999999999999"], __provider: providers.CloudGroup };
+    // Issue 38: Check meets the service's rule first (its dry-run); Create, sent such inputs anyway (a preview
+    // that could not ask the service), still refuses them and leaves nothing half-made.
+    const checked = await host.check(u, {}, news);
+    expect(checked.failures).toEqual([{ property: "awsAccountIds[0]", reason: expect.stringContaining("not connected") as string }]);
+    await expect(host.create(u, { ...news, description: "", azureSubscriptionIds: [] })).rejects.toThrow(
+      /999999999999|not connected|unknown/i,
+    );
     const names: string[] = [];
     for await (const grp of api.listGroups()) names.push(grp.name);
     expect(names).not.toContain("Stranger");

@@ -59,6 +59,10 @@ describe("every route of the contract table", () => {
     getGroup: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}` }),
     updateGroup: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}`, json: { description: "changed" } }),
     deleteGroup: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}` }),
+    validateGroup: async () => ({
+      path: "/groups:validate",
+      json: { name: unique(), members: [{ provider: "aws", accountId: DEMO_AWS[0] }] },
+    }),
     listMembers: async () => ({ path: `/groups/${await create("/groups", { name: unique() })}/members` }),
     replaceMembers: async () => ({
       path: `/groups/${await create("/groups", { name: unique() })}/members`,
@@ -78,11 +82,16 @@ describe("every route of the contract table", () => {
     getAlert: async () => ({ path: `/alerts/${await create("/alerts", alertBody())}` }),
     replaceAlert: async () => ({ path: `/alerts/${await create("/alerts", alertBody())}`, json: alertBody({ amount: 7500 }) }),
     deleteAlert: async () => ({ path: `/alerts/${await create("/alerts", alertBody())}` }),
+    validateAlert: async () => ({
+      path: `/alerts:validate?alertId=${await create("/alerts", alertBody())}`,
+      json: alertBody({ amount: 7500 }),
+    }),
     listReports: async () => ({ path: "/reports" }),
     createReport: async () => ({ path: "/reports", json: reportBody() }),
     getReport: async () => ({ path: `/reports/${await create("/reports", reportBody())}` }),
     replaceReport: async () => ({ path: `/reports/${await create("/reports", reportBody())}`, json: reportBody({ format: "pdf" }) }),
     deleteReport: async () => ({ path: `/reports/${await create("/reports", reportBody())}` }),
+    validateReport: async () => ({ path: "/reports:validate", json: reportBody() }),
     startScan: async () => ({ path: "/scans" }),
     listScans: async () => ({ path: "/scans" }),
     listEvents: async () => ({ path: "/events?type=budget_alert.threshold_crossed" }),

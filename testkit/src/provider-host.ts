@@ -112,7 +112,7 @@ export interface HostOptions {
    */
   entry?: string;
   env?: Record<string, string>;
-}
+  }
 
 /** The native plugin's entry (what `native/bin/pulumi-resource-cloudcost` runs). */
 export const NATIVE_PLUGIN_ENTRY = join(REPO_ROOT, "native", "dist", "plugin", "main.js");
@@ -160,7 +160,7 @@ function change<R extends provproto.DiffRequest | provproto.UpdateRequest>(
   return req;
 }
 
-/** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` and connects once it prints its port. */
+/** Spawns `node …/cmd/dynamic-provider 127.0.0.1:1` (or `opts.entry`) and connects once it prints its port. */
 export async function startProviderHost(opts: HostOptions = {}): Promise<ProviderHost> {
   const entry =
     opts.entry ?? (opts.hostFrom ? require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [opts.hostFrom] }) : HOST_ENTRY);

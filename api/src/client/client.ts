@@ -1,6 +1,7 @@
 import { located, type ApiLocation } from "./api-location";
 import type { ConnectedAccount, Member, Organization } from "../contract/account";
 import type { CloudGroup, CreateGroup, UpdateGroup } from "../contract/cloud-group";
+import type { GroupDraft, GroupDraftQuery } from "../contract/dry-run";
 import type { Delivery, Event, EventType, SigningSecret } from "../contract/event";
 import type { IdempotencyRecord } from "../contract/idempotency";
 import {
@@ -84,7 +85,7 @@ interface UntypedInput extends CreateOptions {
 /**
  * The calls the client has for one `crud` resource of the table, named and typed from its operations:
  * `listAlerts(pageSize?)`, `createAlert(body)`, `getAlert(alertId)`, `replaceAlert(alertId, body)`,
- * `deleteAlert(alertId)` (likewise `…Report…`). They are installed on the prototype by the class's static
+ * `deleteAlert(alertId)`, `validateAlert(body, alertId?)` (likewise `…Report…`). They are installed on the prototype by the class's static
  * block, one definition for every such resource.
  */
 export type CrudMethods<N extends CrudNoun, Ids extends CrudIds<N> = CrudIds<N>> = {
@@ -93,6 +94,9 @@ export type CrudMethods<N extends CrudNoun, Ids extends CrudIds<N> = CrudIds<N>>
   [Id in Ids["get"]]: (id: string) => Promise<ResponseOf<Id>>;
 } & { [Id in Ids["replace"]]: (id: string, body: BodyInputOf<Id>) => Promise<ResponseOf<Id>> } & {
   [Id in Ids["delete"]]: (id: string) => Promise<ResponseOf<Id>>;
+} & {
+  /** Dry-run (issue 38): resolves when the create (or, with `id`, the replace) would be accepted; rejects with its ApiError otherwise. */
+  [Id in Ids["validate"]]: (body: BodyInputOf<Id>, id?: string) => Promise<ResponseOf<Id>>;
 };
 
 /** Operations whose success body is a page of items (`{ items, nextCursor }`). */
@@ -179,7 +183,9 @@ export class CloudCostClient {
     // Kept across every retry of this call, so a replayed create returns the first result.
     if (idempotencyKey) headers["idempotency-key"] = input.idempotencyKey ?? newIdempotencyKey();
     // Safe to repeat (RFC 9110 §9.2.2): GET, PUT, DELETE, the contract's PATCH (updateGroup sets absolute
-    // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key.
+    // values, so a repeat has the same effect), and a POST only when it carries an Idempotency-Key. The
+    // dry-runs (`…:validate`) would be safe too, but are sent once: their callers (plan, preview) carry on
+    // without an answer, so a service out of reach should cost one attempt, not a round of back-offs.
     const idempotent = route.method !== "POST" || idempotencyKey;
     const request = {
       origin: this.base.origin,
@@ -255,6 +261,14 @@ export class CloudCostClient {
   replaceMembers(groupId: string, members: Member[]): Promise<CloudGroup> {
     return this.call("replaceMembers", { params: { groupId }, body: { members } });
   }
+  /**
+   * Dry-run of a whole group (issue 38): its create — or, with `of`, the change of the group with that id or
+   * current name — and its member set. Resolves when both would be accepted; rejects with the ApiError the
+   * real requests would get otherwise. Writes nothing.
+   */
+  validateGroup(draft: GroupDraft, of: GroupDraftQuery = {}): Promise<undefined> {
+    return this.call("validateGroup", { body: draft, query: { groupId: of.groupId, currentName: of.currentName } });
+  }
 
   // ---- Budget alerts and scheduled reports: the calls of each `crud` resource of the table ----
   static {
@@ -276,6 +290,9 @@ export class CloudCostClient {
         },
         delete(id: string) {
           return this.invoke(routeById(ids.delete), byId(id));
+        },
+        validate(body: unknown, id?: string) {
+          return this.invoke(routeById(ids.validate), { body, query: { [idName]: id } });
         },
       };
       // Installed as class methods are: on the prototype, not enumerable.

@@ -2,6 +2,7 @@ import { ConnectedAccountPage, Member, Organization } from "./account";
 import { AlertId, AlertRequest, BudgetAlert, BudgetAlertPage } from "./budget-alert";
 import { CloudGroup, CloudGroupPage, CreateGroup, GroupId, MemberList, ReplaceMembers, UpdateGroup } from "./cloud-group";
 import { PageQuery, Scope } from "./common";
+import { AlertDraftQuery, DRY_RUN_DESCRIPTION, GroupDraft, GroupDraftQuery, ReportDraftQuery } from "./dry-run";
 import { CostByDay, CostByService, CostComparison, CostForecast, CostQuery, CostSummary } from "./cost";
 import { DeliveryList, Delivery, Event, EventId, EventPage, EventQuery, SigningSecret } from "./event";
 import { FindingId, Acknowledgement, FindingPage } from "./finding";
@@ -28,6 +29,8 @@ export interface Route {
   readonly path: string;
   readonly scope: Scope;
   readonly summary: string;
+  /** A longer description for the document, when the summary cannot say enough. */
+  readonly description?: string;
   readonly tag: string;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodType;
@@ -48,6 +51,8 @@ export interface Route {
   readonly errors?: readonly number[];
   /** What a 409 of this route means (for the document), when `errors` has one. */
   readonly conflict?: string;
+  /** What a 404 of a route without path parameters means (for the document), when `errors` has one. */
+  readonly notFound?: string;
 }
 
 const groupParams = z.object({ groupId: GroupId }).strict();
@@ -114,16 +119,57 @@ export interface CrudIds<Noun extends string> {
   get: `get${Capitalize<Noun>}`;
   replace: `replace${Capitalize<Noun>}`;
   delete: `delete${Capitalize<Noun>}`;
+  /** The dry-run of a create or replace (issue 38, ./dry-run.ts). */
+  validate: `validate${Capitalize<Noun>}`;
 }
 export function crudIds<const Noun extends string>(noun: Noun): CrudIds<Noun> {
   const Noun = cap(noun);
-  return { list: `list${Noun}s`, create: `create${Noun}`, get: `get${Noun}`, replace: `replace${Noun}`, delete: `delete${Noun}` };
+  return {
+    list: `list${Noun}s`,
+    create: `create${Noun}`,
+    get: `get${Noun}`,
+    replace: `replace${Noun}`,
+    delete: `delete${Noun}`,
+    validate: `validate${Noun}`,
+  };
 }
 /** The resources the table has a `crud` set of operations for, each with the name of its id parameter. */
 export const CRUD_RESOURCES = { alert: "alertId", report: "reportId" } as const;
 export type CrudNoun = keyof typeof CRUD_RESOURCES;
 
-/** list/create/get/replace/delete of one group-scoped resource (`noun` names the operations: `listAlerts`, `getAlert`, …). */
+/**
+ * The dry-run of one kind's create or change (./dry-run.ts): `POST /{plural}:validate`, 204 when it would be
+ * accepted. A custom method in the form of Google's AIP-136 (`:verb` after the collection): as
+ * `/{plural}/validate` it would sit under `/{plural}/{id}`, where a GET or DELETE of it would be a 404 for a
+ * malformed id instead of the 405 with `Allow` that every known path answers.
+ */
+function validateRoute<const Id extends string, const Plural extends string, Q extends z.ZodType, B extends z.ZodType>(
+  operationId: Id,
+  tag: string,
+  plural: Plural,
+  query: Q,
+  body: B,
+  noun: string,
+  errors: readonly (404 | 409 | 422)[],
+) {
+  return {
+    operationId,
+    method: "POST",
+    path: `/${plural}:validate`,
+    scope: "read",
+    tag,
+    summary: `Dry-run of a ${noun}'s create or change: the problems the real request would get, nothing written`,
+    description: DRY_RUN_DESCRIPTION,
+    query,
+    body,
+    status: 204,
+    response: null,
+    errors,
+    notFound: `The ${noun} named in the query does not exist (as the real change would answer)`,
+  } as const satisfies Route;
+}
+
+/** list/create/get/replace/delete/validate of one group-scoped resource (`noun` names the operations: `listAlerts`, `getAlert`, …). */
 function crud<
   const Noun extends string,
   const Plural extends string,
@@ -132,7 +178,8 @@ function crud<
   I extends z.ZodType,
   O extends z.ZodType,
   L extends z.ZodType,
->(tag: string, plural: Plural, idName: IdName, params: P, input: I, one: O, list: L, noun: Noun) {
+  Q extends z.ZodType,
+>(tag: string, plural: Plural, idName: IdName, params: P, input: I, one: O, list: L, noun: Noun, draftQuery: Q) {
   const path = `/${plural}/{${idName}}` as const;
   const ids = crudIds(noun);
   // What get, replace and delete share: the item's path, its id parameter and an ETag (If-Match on changes).
@@ -176,6 +223,7 @@ function crud<
       errors: [422],
     },
     { ...item, operationId: ids.delete, method: "DELETE", scope: "write", summary: `Delete a ${noun}`, status: 204, response: null },
+    validateRoute(ids.validate, tag, plural, draftQuery, input, noun, [404, 422]),
   ] as const satisfies readonly Route[];
 }
 
@@ -245,6 +293,7 @@ export const operations = [
     idempotent: true,
     errors: [409],
   },
+  validateRoute("validateGroup", "Cloud Groups", "groups", GroupDraftQuery, GroupDraft, "Cloud Group", [404, 409, 422]),
   {
     operationId: "getGroup",
     method: "GET",
@@ -337,7 +386,17 @@ export const operations = [
     response: CloudGroup,
     etag: true,
   },
-  ...crud("Budget alerts", "alerts", CRUD_RESOURCES.alert, alertParams, AlertRequest, BudgetAlert, BudgetAlertPage, "alert"),
+  ...crud(
+    "Budget alerts",
+    "alerts",
+    CRUD_RESOURCES.alert,
+    alertParams,
+    AlertRequest,
+    BudgetAlert,
+    BudgetAlertPage,
+    "alert",
+    AlertDraftQuery,
+  ),
   ...crud(
     "Scheduled reports",
     "reports",
@@ -347,6 +406,7 @@ export const operations = [
     ScheduledReport,
     ScheduledReportPage,
     "report",
+    ReportDraftQuery,
   ),
   {
     operationId: "startScan",

@@ -42,4 +42,6 @@ export const budgetAlertSpec: ResourceSpec<Checked, BudgetAlert> = {
   create: (client, c, options) => client.createAlert(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceAlert(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteAlert(id).then(() => undefined),
+  // A change is judged as a create: Check does not know the id, and the rules are the same but the 404.
+  validate: (client, c, { adoptId }) => client.validateAlert(apiBody(c), adoptId),
 };

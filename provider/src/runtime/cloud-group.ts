@@ -1,4 +1,4 @@
-import { AwsAccountId, AzureSubscriptionId, CreateGroup, GroupId, MAX_GROUP_MEMBERS, z } from "@cloudcost/api";
+import { ApiError, AwsAccountId, AzureSubscriptionId, CreateGroup, GroupId, MAX_GROUP_MEMBERS, z } from "@cloudcost/api";
 import type { CloudGroup, CloudCostClient, Member } from "@cloudcost/api";
 import { nullsDropped, stringSet, type Props } from "./normalise";
 import { comparedInputs, type ResourceSpec } from "./resource-spec";
@@ -78,4 +78,28 @@ export const cloudGroupSpec: ResourceSpec<Checked, CloudGroup> = {
     return live;
   },
   remove: (client, id) => client.deleteGroup(id).then(() => undefined),
+  /**
+   * The create, or the change of the group that has the stored name now (Check knows the stored inputs, not
+   * the id); the member set only when create or update would send it.
+   */
+  validate(client, c, { adoptId, olds, changed }) {
+    const sendsMembers = olds === undefined || changed.includes("awsAccountIds") || changed.includes("azureSubscriptionIds");
+    const of = adoptId !== undefined ? { groupId: adoptId } : olds !== undefined ? { currentName: String(olds.name) } : {};
+    const answer = client.validateGroup({ name: c.name, description: c.description, ...(sendsMembers ? { members: members(c) } : {}) }, of);
+    if (olds !== undefined || adoptId !== undefined) return answer;
+    // A create without stored inputs may be a replacement (`--target-replace`, a recreate): the engine deletes the
+    // old group first (deleteBeforeReplace), but at Check it still holds the name, and Check cannot tell the two
+    // apart. A taken name of a create is left to `up`; a rename is judged.
+    return answer.catch((e: unknown) => {
+      if (e instanceof ApiError && e.status === 409) return undefined;
+      throw e;
+    });
+  },
+  // `body.members.<i>…` is the i-th member sent: AWS accounts first, then Azure subscriptions (`members`).
+  propertyOf(fieldPath, c) {
+    const match = /^body\.members\.(\d+)/.exec(fieldPath);
+    if (!match) return undefined;
+    const i = Number(match[1]);
+    return i < c.awsAccountIds.length ? `awsAccountIds[${i}]` : `azureSubscriptionIds[${i - c.awsAccountIds.length}]`;
+  },
 };

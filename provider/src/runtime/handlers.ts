@@ -12,6 +12,7 @@ import { liveForRead, wroteObject } from "./refresh-listing";
 import { userFacing } from "./user-facing-error";
 import { CREATE_KEY, URN_KEY, createKey } from "./create-key";
 import { heldByALaterCreate, keptMark, markGivenBack } from "./given-back";
+import { serviceFailures } from "./service-check";
 
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
@@ -192,6 +193,22 @@ async function confirmGone(typeName: string, id: string, props: Props, doing: st
   );
 }
 
+/**
+ * Issue 38: the service's rules on a create or a change (./service-check.ts), once the contract's are met.
+ * Not for an unchanged resource (every `up` checks every resource: no request for one that sends nothing) nor
+ * for inputs still unknown at preview (a value from an object not made yet): `up` checks them when known.
+ */
+async function checkWithService<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>, olds: Props, inputs: Props) {
+  if (containsUnknown(inputs)) return [];
+  const stored = withoutReserved(olds);
+  const isCreate = Object.keys(stored).length === 0;
+  const checked = withoutReserved(inputs) as C;
+  const changed = isCreate ? spec.diffKeys : changedKeys(spec, stored, checked);
+  if (changed.length === 0) return [];
+  const adoptId = typeof checked.adoptId === "string" ? checked.adoptId : undefined;
+  return serviceFailures(spec, checked, { adoptId, changed, ...(isCreate ? {} : { olds: stored }) });
+}
+
 /** Builds the seven provider operations from a resource spec. */
 export function handlersFor<C extends Props, L extends { id: string }>(spec: ResourceSpec<C, L>): Handlers {
   // Create and Update receive what Check returned (the engine sends nothing else): already validated,
@@ -199,7 +216,11 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
   const checkedInputs = (inputs: Props): C => withoutReserved(inputs) as C;
   return {
     configure,
-    check: async (olds: Props, news: Props) => check(spec, news, { urn: news[URN_KEY], olds }),
+    check: async (olds: Props, news: Props) => {
+      const result = check(spec, news, { urn: news[URN_KEY], olds });
+      const failures = result.failures?.length ? [] : await checkWithService(spec, olds, result.inputs ?? {});
+      return failures.length ? { inputs: news, failures } : result;
+    },
     diff: async (_id, olds: Props, news: Props) => {
       // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
       // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the

@@ -2,6 +2,16 @@ import type { CloudCostClient, CreateOptions, z } from "@cloudcost/api";
 import type { Failure } from "./failures";
 import type { Props } from "./normalise";
 
+/** What a dry-run (issue 38) judges the inputs as: a create, an adoption, or a change of stored inputs. */
+export interface DraftTarget {
+  /** The object a create adopts (`adoptId`): its change is judged. */
+  adoptId?: string;
+  /** The stored inputs of the object being changed; absent for a create. */
+  olds?: Props;
+  /** The inputs that differ from `olds` (every one for a create). */
+  changed: readonly string[];
+}
+
 /**
  * What differs between the three resources; `handlers.ts` turns a spec into the dynamic provider's
  * check/diff/create/read/update/delete.
@@ -40,6 +50,13 @@ export interface ResourceSpec<Checked extends Props, Live extends { id: string }
   /** Sends only what `changed` names; resolves undefined when nothing had to be sent. */
   update(client: CloudCostClient, id: string, inputs: Checked, changed: readonly string[]): Promise<Live | undefined>;
   remove(client: CloudCostClient, id: string): Promise<void>;
+  /**
+   * The service's dry-run of what create (or update, for `target.olds`) would send (issue 38, ./service-check.ts):
+   * resolves when the service would accept it, rejects with the real request's ApiError otherwise.
+   */
+  validate(client: CloudCostClient, inputs: Checked, target: DraftTarget): Promise<unknown>;
+  /** The input property a field error of the dry-run names, where it is not the field's own path (CloudGroup's members). */
+  propertyOf?(fieldPath: string, inputs: Checked): string | undefined;
 }
 
 /** The inputs diff compares: every field of the check schema but `adoptId`, which only matters at create. */

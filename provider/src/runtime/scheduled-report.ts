@@ -32,4 +32,6 @@ export const scheduledReportSpec: ResourceSpec<Checked, ScheduledReport> = {
   create: (client, c, options) => client.createReport(apiBody(c), options),
   update: async (client, id, c, changed) => (changed.length ? client.replaceReport(id, apiBody(c)) : undefined),
   remove: (client, id) => client.deleteReport(id).then(() => undefined),
+  // A change is judged as a create: Check does not know the id, and the rules are the same but the 404.
+  validate: (client, c, { adoptId }) => client.validateReport(apiBody(c), adoptId),
 };

@@ -10,8 +10,8 @@ import { fieldErrors, parseOrThrow } from "../validation";
 import type { ApiResponse } from "../http/api-response";
 import type { Call, Handler, HandlerMap } from "./handler";
 
-/** `/groups/{groupId}` (OpenAPI) → `/groups/:groupId` (fastify). */
-export const fastifyPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ":$1");
+/** `/groups/{groupId}` (OpenAPI) → `/groups/:groupId` (fastify); a literal colon (`/groups:validate`) is escaped as `::`. */
+export const fastifyPath = (path: string): string => path.replace(/:/g, "::").replace(/\{([^}]+)\}/g, ":$1");
 
 /** Path parameters that fail their schema name no object: 404, with the offending parameter named. */
 function parseParams(route: Route, params: unknown): unknown {

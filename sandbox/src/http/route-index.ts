@@ -4,7 +4,8 @@ import type { FastifyInstance } from "fastify";
 function patternOf(url: string): RegExp {
   const escaped = url
     .split("/")
-    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    // A static segment's `::` is fastify's escape of a literal colon (`/groups:validate`, ../api/routes-plugin.ts).
+    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replaceAll("::", ":").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("/");
   return new RegExp(`^${escaped}/?$`);
 }

@@ -46,6 +46,28 @@ export function writeTransaction<T>(db: Db, work: () => T): T {
   return retryBusy(() => db.transaction(work).immediate());
 }
 
+/** Thrown to end a dry-run's transaction: better-sqlite3 rolls back a transaction its function throws out of. */
+const UNDO = Symbol("dry-run: undo every write");
+
+/**
+ * Runs `work` and undoes every write it made (issue 38, the contract's dry-runs): its answer or its error
+ * is what the real request would get, and the database is as it was. Nested in a transaction (the route's),
+ * it is a savepoint rolled back; alone, a transaction rolled back.
+ */
+export function withoutWriting<T>(db: Db, work: () => T): T {
+  let answer: { value: T } | undefined;
+  try {
+    db.transaction(() => {
+      answer = { value: work() };
+      throw UNDO;
+    })();
+  } catch (error) {
+    if (error !== UNDO) throw error;
+  }
+  if (answer === undefined) throw new Error("dry-run ended without an answer");
+  return answer.value;
+}
+
 /**
  * Opens (creating when needed) the sandbox database in `dir`. WAL lets the CLI write while `serve`
  * runs on the same folder; `synchronous = FULL` makes every committed (acknowledged) write survive

@@ -68,6 +68,17 @@ export class Groups {
     return g;
   }
 
+  /** The group that has `name` now (names are unique case-insensitively); a 404 when none has. */
+  requireNamed(orgId: string, name: string): CloudGroup {
+    const r = sql(this.db, "SELECT * FROM cloud_groups WHERE org_id = ? AND name_key = ?").get(orgId, nameKey(name)) as
+      GroupRow | undefined;
+    if (!r)
+      throw notFound(`No Cloud Group named "${name}" in this organization.`, [
+        { path: "query.currentName", code: "unknown_group", message: `no Cloud Group is named "${name}"` },
+      ]);
+    return this.view(r);
+  }
+
   /** Creates a group; `input` is validated by the contract's `CreateGroup` (the portal passes raw form values). */
   create(orgId: string, input: CreateGroup, source: GroupSource): CloudGroup {
     const fields = parseOrThrow(CreateGroup, input, "body");

@@ -233,6 +233,7 @@ var bodies = []struct {
 	{"CreateGroup", CreateGroup{}, true},
 	{"UpdateGroup", UpdateGroup{}, true},
 	{"ReplaceMembers", ReplaceMembers{}, true},
+	{"GroupDraft", GroupDraft{}, true},
 	{"AlertInput", AlertInput{}, true},
 	{"ReportInput", ReportInput{}, true},
 	{"CloudGroup", CloudGroup{}, false},

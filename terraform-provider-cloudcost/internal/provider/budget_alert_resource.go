@@ -412,6 +412,15 @@ func (r *budgetAlertResource) object() webhookObject[*client.BudgetAlert, client
 	}
 }
 
+// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go), then checks the create or replace
+// with the service (plan_check.go).
+func (r *budgetAlertResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planWebhook(ctx, "budget alert", false, req, resp)
+	if !resp.Diagnostics.HasError() && planChange(ctx, r.data, req, "cloudcost_budget_alert") {
+		planWebhookObject[budgetAlertModel](ctx, "cloudcost_budget_alert", r.object(), r.data.client.ValidateAlert, req, resp)
+	}
+}
+
 func (m *budgetAlertModel) objectID() string         { return m.ID.ValueString() }
 func (m *budgetAlertModel) webhookURL() types.String { return m.WebhookURL }
 
@@ -438,11 +447,6 @@ func (r *budgetAlertResource) Delete(ctx context.Context, req resource.DeleteReq
 
 func (r *budgetAlertResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importWebhookObject(ctx, alertIDPrefix, req, resp)
-}
-
-// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).
-func (r *budgetAlertResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	planWebhook(ctx, "budget alert", false, req, resp)
 }
 
 // alertSets are the attributes that are sets: a field error inside one is reported on the set.

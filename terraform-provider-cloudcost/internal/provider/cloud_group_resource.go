@@ -191,6 +191,48 @@ func groupFieldPath(sent []client.Member) func(string) (path.Path, bool) {
 	}
 }
 
+// ModifyPlan checks with the service at plan time (plan_check.go): the dry-run of the create, or of the rename and the member set that
+// Update would send.
+func (r *cloudGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !planChange(ctx, r.data, req, "cloudcost_cloud_group") {
+		return
+	}
+	var plan cloudGroupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	members := plan.members(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	draft := client.GroupDraft{Name: plan.Name.ValueString(), Description: plan.Description.ValueString(), Members: members}
+	id, stepSummary := "", "Could not create the Cloud Group"
+	if !req.State.Raw.IsNull() {
+		var state cloudGroupModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		id, stepSummary = state.ID.ValueString(), "Could not update the Cloud Group"
+		// As Update: an unchanged member set is not sent, so it is not judged either; an update that only
+		// respells (Update sends nothing but a read) costs no dry-run.
+		if slices.Equal(members, state.members(ctx, &resp.Diagnostics)) {
+			draft.Members = nil
+			if sameTrimmed(plan.Name.ValueString(), state.Name.ValueString()) && plan.Description.Equal(state.Description) {
+				return
+			}
+		}
+	}
+	summary := func(api *client.APIError) string {
+		for _, f := range api.Errors {
+			if strings.HasPrefix(f.Path, "body.members") {
+				return "Could not set the Cloud Group's members"
+			}
+		}
+		return stepSummary
+	}
+	err := r.data.client.ValidateGroup(ctx, draft, id)
+	refusedAtPlan(ctx, &resp.Diagnostics, "cloudcost_cloud_group", err, summary, groupFieldPath(members))
+	if id == "" {
+		hintAtALeftover(&resp.Diagnostics, err)
+	}
+}
+
 func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	if !ready(r.data, &resp.Diagnostics) {
 		return
@@ -206,12 +248,7 @@ func (r *cloudGroupResource) Create(ctx context.Context, req resource.CreateRequ
 	group, err := r.data.client.CreateGroup(ctx, body, &client.CreateOptions{IdempotencyKey: r.data.keys.Next(), Replayed: &replayed})
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Could not create the Cloud Group", err, groupFieldPath(members))
-		if taken, ok := problemWithFieldCode(err, "duplicate_name"); ok {
-			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?", taken.Detail+" "+
-				"If an earlier apply of this configuration was interrupted after the service made this group and before the state recorded it, "+
-				"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
-				"what this configuration's creates made that no state holds, each with the import block that adopts it.")
-		}
+		hintAtALeftover(&resp.Diagnostics, err)
 		return
 	}
 	if replayed {
@@ -329,4 +366,16 @@ var (
 	_ resource.ResourceWithConfigure      = (*cloudGroupResource)(nil)
 	_ resource.ResourceWithImportState    = (*cloudGroupResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*cloudGroupResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*cloudGroupResource)(nil)
 )
+
+// hintAtALeftover follows a new group's refused name with the way to adopt it when an interrupted apply of this
+// configuration made it: the next apply never recognises that create (create_key.go), so the name is taken.
+func hintAtALeftover(diags *diag.Diagnostics, err error) {
+	if taken, ok := problemWithFieldCode(err, "duplicate_name"); ok {
+		diags.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?", taken.Detail+" "+
+			"If an earlier apply of this configuration was interrupted after the service made this group and before the state recorded it, "+
+			"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
+			"what this configuration's creates made that no state holds, each with the import block that adopts it.")
+	}
+}

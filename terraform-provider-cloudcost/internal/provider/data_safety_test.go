@@ -189,18 +189,16 @@ func TestAccRenamedAddressGetsItsOwnObject(t *testing.T) {
 	d.mustRun(t, "destroy", "-auto-approve")
 }
 
-// `tofu workspace new staging` in a directory whose default workspace is applied: staging's apply makes its own
-// objects (a group whose name the default workspace already uses is refused with 409, never shared), and
-// staging's destroy leaves the default workspace's objects alone.
+// `tofu workspace new staging` in a directory whose default workspace is applied: staging's plan is refused
+// for a group whose name the default workspace already uses (never given that group), staging's apply makes its
+// own objects once the name differs, and staging's destroy leaves the default workspace's objects alone.
 func TestAccSecondWorkspaceNeverTakesTheFirstOnesObjects(t *testing.T) {
 	acceptance(t)
 	const name = "tfds-workspace"
-	config := alertConfig("a", name, "") + `
-resource "cloudcost_cloud_group" "g" {
-  name = "tfds-workspace-group"
-}
-`
-	d := newTofuDir(t, config)
+	group := func(name string) string {
+		return fmt.Sprintf("\nresource \"cloudcost_cloud_group\" \"g\" {\n  name = %s\n}\n", name)
+	}
+	d := newTofuDir(t, alertConfig("a", name, "")+group(`"tfds-workspace-group"`))
 	d.mustRun(t, "apply", "-auto-approve")
 	first := d.managed(t)
 
@@ -211,9 +209,16 @@ resource "cloudcost_cloud_group" "g" {
 		!strings.Contains(flat, "cloudcost-unmanaged") {
 		t.Errorf("staging's group must be refused with the name's owner and the way to adopt a leftover (exit %d):\n%s", code, out)
 	}
+	if staging := d.managed(t); staging["cloudcost_cloud_group.g"] != "" {
+		t.Fatalf("staging must not hold the default workspace's group: %v", staging)
+	}
+	ownedOnce(t, map[string]map[string]string{"default": first})
+
+	d.write(t, alertConfig("a", name, "")+group(`terraform.workspace == "default" ? "tfds-workspace-group" : "tfds-workspace-group-${terraform.workspace}"`))
+	d.mustRun(t, "apply", "-auto-approve")
 	staging := d.managed(t)
-	if staging["cloudcost_budget_alert.a"] == "" || staging["cloudcost_cloud_group.g"] != "" {
-		t.Fatalf("staging should hold its own alert and no group: %v", staging)
+	if len(staging) != 2 {
+		t.Fatalf("staging should hold its own alert and group: %v", staging)
 	}
 	ownedOnce(t, map[string]map[string]string{"default": first, "staging": staging})
 

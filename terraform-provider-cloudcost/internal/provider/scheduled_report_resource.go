@@ -232,6 +232,15 @@ func (r *scheduledReportResource) object() webhookObject[*client.ScheduledReport
 	}
 }
 
+// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go), then checks the create or replace
+// with the service (plan_check.go).
+func (r *scheduledReportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planWebhook(ctx, "scheduled report", true, req, resp)
+	if !resp.Diagnostics.HasError() && planChange(ctx, r.data, req, "cloudcost_scheduled_report") {
+		planWebhookObject[scheduledReportModel](ctx, "cloudcost_scheduled_report", r.object(), r.data.client.ValidateReport, req, resp)
+	}
+}
+
 func (m *scheduledReportModel) objectID() string         { return m.ID.ValueString() }
 func (m *scheduledReportModel) webhookURL() types.String { return m.WebhookURL }
 
@@ -258,11 +267,6 @@ func (r *scheduledReportResource) Delete(ctx context.Context, req resource.Delet
 
 func (r *scheduledReportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importWebhookObject(ctx, reportIDPrefix, req, resp)
-}
-
-// ModifyPlan plans what the write-only webhook URL needs (webhook_plan.go).
-func (r *scheduledReportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	planWebhook(ctx, "scheduled report", true, req, resp)
 }
 
 // reportSets are the attributes that are sets: a field error inside one is reported on the set.
