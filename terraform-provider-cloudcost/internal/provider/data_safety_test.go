@@ -239,8 +239,9 @@ func TestAccIdenticalTwinsAcrossAppliesGetTheirOwnObjects(t *testing.T) {
 		return fmt.Sprintf("resource \"cloudcost_cloud_group\" \"g\" {\n  name            = \"tfds-twins-group\"\n  aws_account_ids = [%s]\n}\n", accounts)
 	}
 	twins := alertConfig("a", name, "") + alertConfig("b", name, "  depends_on = [cloudcost_cloud_group.g]\n")
-	// 999999999999 is no connected account: the group's create is refused (422).
-	d := newTofuDir(t, twins+group(`"999999999999"`))
+	// 999999999999 is no connected account: the group's create is refused (422) — at apply, since the value is
+	// unknown until a's create (a value known at plan would be refused by the plan's dry-run, before any create).
+	d := newTofuDir(t, twins+group(`cloudcost_budget_alert.a.id == "" ? "111122223333" : "999999999999"`))
 	if out, code := d.run(t, "apply", "-auto-approve"); code == 0 {
 		t.Fatalf("the group with an unknown account should fail:\n%s", out)
 	}
