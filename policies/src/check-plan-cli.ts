@@ -61,7 +61,8 @@ function parseArgs(argv: readonly string[]): Args | "help" {
   };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const [name, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (arg === "--help" || arg === "-h") return "help";
     else if (arg === "--json") args.outputs.push({ format: "json" });
     else if (name === "--format") args.outputs.push(parseFormat(inline ?? rest[++i]));
@@ -146,7 +147,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (file === undefined) process.stdout.write(out);
     else writeFileSync(file, out);
     // GitHub's job summary: the Markdown report beside the annotations.
-    if (format === "github" && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, render("markdown", verdict, version()));
+    if (format === "github" && process.env.GITHUB_STEP_SUMMARY)
+      appendFileSync(process.env.GITHUB_STEP_SUMMARY, render("markdown", verdict, version()));
   }
   return verdict.passed ? 0 : 1;
 }

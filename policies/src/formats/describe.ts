@@ -31,13 +31,20 @@ export function summaryLine(v: Verdict): string {
 export function budgetLine(rows: readonly DeltaRow[]): string {
   if (rows.length === 0) return "no change";
   return rows
-    .map((r) => `${signed(r.net, r.currency)}/month (created ${money(r.created, r.currency)}, changed ${signed(r.changed, r.currency)}, removed ${money(r.removed, r.currency)})`)
+    .map(
+      (r) =>
+        `${signed(r.net, r.currency)}/month (created ${money(r.created, r.currency)}, changed ${signed(r.changed, r.currency)}, removed ${money(r.removed, r.currency)})`,
+    )
     .join("; ");
 }
 
 export function waiverNotes(v: Verdict): string[] {
   return [
-    ...v.waivers.expired.map((w) => `waiver for ${w.resource} (${w.policy}) expired on ${w.expires}: it waives nothing (${w.owner}: ${w.reason})`),
-    ...v.waivers.unmatched.map((w) => `waiver for ${w.resource} (${w.policy}) matches no finding: remove it (${w.owner}, until ${w.expires})`),
+    ...v.waivers.expired.map(
+      (w) => `waiver for ${w.resource} (${w.policy}) expired on ${w.expires}: it waives nothing (${w.owner}: ${w.reason})`,
+    ),
+    ...v.waivers.unmatched.map(
+      (w) => `waiver for ${w.resource} (${w.policy}) matches no finding: remove it (${w.owner}, until ${w.expires})`,
+    ),
   ];
 }

@@ -13,7 +13,9 @@ const property = (s: string) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C"
 
 function annotation(command: "error" | "warning" | "notice", f: Finding, message: string): string {
   const props = [
-    ...(f.location ? [`file=${property(f.location.file)}`, `line=${f.location.line}`, ...(f.location.column ? [`col=${f.location.column}`] : [])] : []),
+    ...(f.location
+      ? [`file=${property(f.location.file)}`, `line=${f.location.line}`, ...(f.location.column ? [`col=${f.location.column}`] : [])]
+      : []),
     `title=${property(`${f.policy} (${f.enforcementLevel}): ${f.address}`)}`,
   ];
   return `::${command} ${props.join(",")}::${data(message)}`;

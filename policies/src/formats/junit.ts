@@ -24,7 +24,9 @@ export function junit(v: Verdict): string {
     const violations = v.violations.filter((f) => f.address === address && f.policy === policy);
     const waived = v.waived.filter((f) => f.address === address && f.policy === policy);
     if (violations.length) {
-      const level = violations.some((f) => f.enforcementLevel !== "advisory") ? violations.find((f) => f.enforcementLevel !== "advisory")!.enforcementLevel : "advisory";
+      const level = violations.some((f) => f.enforcementLevel !== "advisory")
+        ? violations.find((f) => f.enforcementLevel !== "advisory")!.enforcementLevel
+        : "advisory";
       testCase.failure(violations.map((f) => `${where(f)}: ${fullMessage(f)}`).join("\n"), level);
     } else if (waived.length) {
       testCase.skipped().standardOutput(waived.map((f) => `waived: ${where(f)}: ${f.message} (${waiverText(f.waived!)})`).join("\n"));

@@ -31,17 +31,31 @@ export function markdown(v: Verdict): string {
   out.push(...deltaTable("Total", v.budget.total), ...deltaTable("Group", v.budget.byGroup), ...deltaTable("Accounts", v.budget.byAccount));
   if (v.budget.unknown.length) out.push(`Not counted (amount known only at apply): ${v.budget.unknown.map(code).join(", ")}`, "");
   if (v.violations.length) {
-    out.push(`### Violations (${v.violations.length})`, "", "| Level | Resource | Attribute | Policy | Message |", "| --- | --- | --- | --- | --- |");
+    out.push(
+      `### Violations (${v.violations.length})`,
+      "",
+      "| Level | Resource | Attribute | Policy | Message |",
+      "| --- | --- | --- | --- | --- |",
+    );
     for (const f of v.violations) {
       const at = f.location ? ` (${f.location.file}:${f.location.line})` : "";
-      out.push(`| ${f.enforcementLevel} | ${code(f.address)}${cell(at)} | ${f.attribute ? code(f.attribute) : ""} | ${code(f.policy)} | ${cell(fullMessage(f))} |`);
+      out.push(
+        `| ${f.enforcementLevel} | ${code(f.address)}${cell(at)} | ${f.attribute ? code(f.attribute) : ""} | ${code(f.policy)} | ${cell(fullMessage(f))} |`,
+      );
     }
     out.push("");
   }
   if (v.waived.length) {
-    out.push(`### Waived (${v.waived.length})`, "", "| Resource | Policy | Owner | Expires | Reason | Finding |", "| --- | --- | --- | --- | --- | --- |");
+    out.push(
+      `### Waived (${v.waived.length})`,
+      "",
+      "| Resource | Policy | Owner | Expires | Reason | Finding |",
+      "| --- | --- | --- | --- | --- | --- |",
+    );
     for (const f of v.waived)
-      out.push(`| ${code(f.address)} | ${code(f.policy)} | ${cell(f.waived!.owner)} | ${f.waived!.expires} | ${cell(f.waived!.reason)} | ${cell(f.message)} |`);
+      out.push(
+        `| ${code(f.address)} | ${code(f.policy)} | ${cell(f.waived!.owner)} | ${f.waived!.expires} | ${cell(f.waived!.reason)} | ${cell(f.message)} |`,
+      );
     out.push("");
   }
   const notes = [...waiverNotes(v), ...v.warnings];

@@ -52,12 +52,21 @@ function result(f: Finding, ruleIndex: number, door: Verdict["door"]): Result {
       },
     ],
     // Stable across runs, so a scanner tracks one finding from change to change.
-    partialFingerprints: { "cloudcostFinding/v1": createHash("sha256").update(`${f.policy}\0${f.address}\0${f.attribute ?? ""}`).digest("hex") },
+    partialFingerprints: {
+      "cloudcostFinding/v1": createHash("sha256")
+        .update(`${f.policy}\0${f.address}\0${f.attribute ?? ""}`)
+        .digest("hex"),
+    },
     properties: { enforcementLevel: f.enforcementLevel, ...(f.attribute ? { attribute: f.attribute } : {}) },
     ...(f.waived
       ? {
           suppressions: [
-            { kind: "external", status: "accepted", justification: f.waived.reason, properties: { owner: f.waived.owner, expires: f.waived.expires } },
+            {
+              kind: "external",
+              status: "accepted",
+              justification: f.waived.reason,
+              properties: { owner: f.waived.owner, expires: f.waived.expires },
+            },
           ],
         }
       : {}),

@@ -46,7 +46,9 @@ const unquote = (node: SyntaxNode | undefined) => node?.text.replace(/^"|"$/g, "
  */
 export async function resourceBlocks(dir: string, root: string = dir): Promise<Map<string, SourceLocation>> {
   const out = new Map<string, SourceLocation>();
-  const files = readdirSync(dir).filter((f) => f.endsWith(".tf")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".tf"))
+    .sort();
   if (files.length === 0) return out;
   const p = await hclParser();
   for (const file of files) {

@@ -44,7 +44,13 @@ export async function planVerdict(plan: unknown, policies: Policies, options: Re
   const parsed = parsePlan(plan);
   const configFile = parseConfig(options.config ?? {});
   const { configs, ignored } = policyConfigs(policies, configFile);
-  const waivers = options.waivers === undefined ? undefined : parseWaivers(options.waivers, policies.map((p) => p.name));
+  const waivers =
+    options.waivers === undefined
+      ? undefined
+      : parseWaivers(
+          options.waivers,
+          policies.map((p) => p.name),
+        );
   const { violations, judged } = await checkPlan(parsed, policies, configs);
   const planned = plannedResources(parsed);
   const byAddress = new Map(planned.map((p) => [p.address, p.resource]));
@@ -53,7 +59,8 @@ export async function planVerdict(plan: unknown, policies: Policies, options: Re
   const blocks = options.sourceDir ? await resourceBlocks(options.sourceDir, options.sourceRoot) : new Map();
   const subjects = planned.map((p) => {
     const location = blockOf(p.address, blocks);
-    const type = Object.keys(TERRAFORM_TYPES).find((t) => p.address.replace(/^(module\.[^.]+\.)*/, "").startsWith(`${t}.`)) ?? p.resource.type;
+    const type =
+      Object.keys(TERRAFORM_TYPES).find((t) => p.address.replace(/^(module\.[^.]+\.)*/, "").startsWith(`${t}.`)) ?? p.resource.type;
     return { id: p.address, type, ...(location ? { location } : {}) };
   });
   return assembleVerdict(

@@ -50,7 +50,9 @@ export function policyConfigs(policies: Policies, file: PolicyConfigFile): { con
       ),
     );
     const own =
-      typeof entry === "object" ? Object.fromEntries(Object.entries(entry).filter(([key]) => key !== "enforcementLevel" && key !== "waivable")) : {};
+      typeof entry === "object"
+        ? Object.fromEntries(Object.entries(entry).filter(([key]) => key !== "enforcementLevel" && key !== "waivable"))
+        : {};
     out.set(policy.name, {
       enforcementLevel: levelOf(entry) ?? all ?? policy.enforcementLevel ?? "advisory",
       waivable: typeof entry === "object" && entry.waivable === true,

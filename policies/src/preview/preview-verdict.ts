@@ -66,10 +66,18 @@ function keptResources(steps: readonly PreviewStep[]): { step: PreviewStep; stat
 export async function previewVerdict(preview: unknown, policies: Policies, options: ReportOptions): Promise<Verdict> {
   const parsed = PreviewDigest.safeParse(preview);
   if (!parsed.success)
-    throw new PlanInputError("preview", `not the JSON of \`pulumi preview --json\`: ${issues(parsed.error.issues)}`, { cause: parsed.error });
+    throw new PlanInputError("preview", `not the JSON of \`pulumi preview --json\`: ${issues(parsed.error.issues)}`, {
+      cause: parsed.error,
+    });
   const configFile = parseConfig(options.config ?? {});
   const { configs, ignored } = policyConfigs(policies, configFile);
-  const waivers = options.waivers === undefined ? undefined : parseWaivers(options.waivers, policies.map((p) => p.name));
+  const waivers =
+    options.waivers === undefined
+      ? undefined
+      : parseWaivers(
+          options.waivers,
+          policies.map((p) => p.name),
+        );
   const kept = keptResources(parsed.data.steps);
   const { findings, judged } = await judgeResources(
     kept.map((k) => ({ id: k.step.urn, resource: k.resource })),
@@ -81,7 +89,14 @@ export async function previewVerdict(preview: unknown, policies: Policies, optio
   const subjects: Subject[] = kept.map(({ step, state }) => {
     const position = sourcePositionOf(state.sourcePosition);
     const location =
-      position && options.sourceDir ? { ...position, file: relative(options.sourceRoot ?? ".", join(options.sourceDir, position.file)).split("\\").join("/") } : position;
+      position && options.sourceDir
+        ? {
+            ...position,
+            file: relative(options.sourceRoot ?? ".", join(options.sourceDir, position.file))
+              .split("\\")
+              .join("/"),
+          }
+        : position;
     return { id: step.urn, type: state.type, ...(location ? { location } : {}) };
   });
   const byUrn = new Map(kept.map((k) => [k.step.urn, k.resource]));

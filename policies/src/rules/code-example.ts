@@ -34,7 +34,8 @@ export function objectExample(fields: Readonly<Record<string, Scalar>>): string 
  * already a Terraform address, as the plan's resources are named, is used as it is).
  */
 export function referenceExample(argument: string, variable: string, terraformType: string, attribute: string): string {
-  const address = variable.startsWith(`${terraformType}.`) || variable.includes(`.${terraformType}.`) ? variable : `${terraformType}.${variable}`;
+  const address =
+    variable.startsWith(`${terraformType}.`) || variable.includes(`.${terraformType}.`) ? variable : `${terraformType}.${variable}`;
   return registered(`${argument}: ${variable}.${attribute}`, `${snake(argument)} = ${address}.${attribute}`);
 }
 

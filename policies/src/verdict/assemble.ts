@@ -52,7 +52,11 @@ function capFindings(judgement: Judgement): { findings: Finding[]; info?: Policy
   if (!parsed.success)
     throw new PlanInputError("config", `${BUDGET_INCREASE_CAP}: ${issues(parsed.error.issues)}`, { cause: parsed.error });
   const enforcementLevel = parsed.data.enforcementLevel ?? "mandatory";
-  const info = { name: BUDGET_INCREASE_CAP, description: BUDGET_INCREASE_CAP_DESCRIPTION, level: enforcementLevel === "disabled" ? "disabled" : levelOf(enforcementLevel, parsed.data.waivable ?? false) } as const;
+  const info = {
+    name: BUDGET_INCREASE_CAP,
+    description: BUDGET_INCREASE_CAP_DESCRIPTION,
+    level: enforcementLevel === "disabled" ? "disabled" : levelOf(enforcementLevel, parsed.data.waivable ?? false),
+  } as const;
   if (info.level === "disabled") return { findings: [], info };
   const findings = increaseOverCap(judgement.budget, parsed.data.maxMonthlyIncrease).map(({ currency, message }): Finding => {
     const largest = judgement.budget.alerts
@@ -90,7 +94,8 @@ export function assembleVerdict(judgement: Judgement, waivers: WaiversFile | und
   if (cap.info) policies.push(cap.info);
   findings.push(...cap.findings.map((f) => ({ ...f, ...(locations.get(f.address) ? { location: locations.get(f.address)! } : {}) })));
   const judged = [...judgement.judged];
-  if (cap.info && cap.info.level !== "disabled") judged.push(...judgement.budget.alerts.map((a) => ({ address: a.address, policy: BUDGET_INCREASE_CAP })));
+  if (cap.info && cap.info.level !== "disabled")
+    judged.push(...judgement.budget.alerts.map((a) => ({ address: a.address, policy: BUDGET_INCREASE_CAP })));
   const sorted = applyWaivers(findings, waivers, today);
   return {
     door: judgement.door,

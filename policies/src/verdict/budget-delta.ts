@@ -73,20 +73,24 @@ function monthlyOf(props: object | undefined): Monthly | typeof UNKNOWN | undefi
  * (its address or URN), else its id, else the organization; and the accounts its budget covers: its own
  * `filters.accountIds`, else the members of its group when the change declares the group.
  */
-function scopeOf(alert: PolicyResource, groups: ReadonlyMap<string, PolicyResource>): { group: string; accounts: string } {
-  const ref = alert.propertyDependencies.groupId?.find((d) => kindOfType(d.type) === "CloudGroup");
-  const view = readAlert(alert.props);
+function scopeOf(
+  props: object,
+  dependencies: PolicyResource["propertyDependencies"],
+  groups: ReadonlyMap<string, PolicyResource>,
+): { group: string; accounts: string } {
+  const ref = dependencies.groupId?.find((d) => kindOfType(d.type) === "CloudGroup");
+  const view = readAlert(props);
   const groupId = view.groupId === UNKNOWN ? undefined : view.groupId;
-  const group = ref?.urn ?? (groupId === null ? ORGANIZATION : (groupId ?? "(unknown group)"));
-  const filtered = view.filters === UNKNOWN || view.filters.value === UNKNOWN ? undefined : view.filters.value.accountIds;
   const groupResource = ref ?? (groupId ? groups.get(groupId) : undefined);
+  // The group's address or URN when the change declares it, whether the alert references it or names its id.
+  const group = groupResource?.urn ?? (groupId === null ? ORGANIZATION : (groupId ?? "(unknown group)"));
+  const filtered = view.filters === UNKNOWN || view.filters.value === UNKNOWN ? undefined : view.filters.value.accountIds;
   const members = groupResource ? readGroup(groupResource.props).members : UNKNOWN;
-  const accounts = filtered?.length
-    ? filtered
-    : members !== UNKNOWN && groupResource
-      ? knownElements(members).map((m) => m.accountId)
-      : [];
-  return { group, accounts: accounts.length ? [...accounts].sort().join(", ") : group === ORGANIZATION ? "(all accounts)" : "(the group's accounts)" };
+  const accounts = filtered?.length ? filtered : members !== UNKNOWN && groupResource ? knownElements(members).map((m) => m.accountId) : [];
+  return {
+    group,
+    accounts: accounts.length ? [...accounts].sort().join(", ") : group === ORGANIZATION ? "(all accounts)" : "(the group's accounts)",
+  };
 }
 
 function add(rows: Map<string, DeltaRow>, key: string, currency: string, part: "created" | "changed" | "removed", amount: number) {
@@ -122,7 +126,8 @@ export function budgetDelta(changes: readonly AlertChange[], groups: ReadonlyMap
       unknown.push(c.address);
       continue;
     }
-    const scope = c.after ? scopeOf(c.after, groups) : { group: groupOfBefore(c.before), accounts: "(removed alert's accounts)" };
+    // A removed alert's scope is what it was: its old inputs, no references (the plan no longer declares it).
+    const scope = c.after ? scopeOf(c.after.props, c.after.propertyDependencies, groups) : scopeOf(c.before ?? {}, {}, groups);
     const parts: ["created" | "changed" | "removed", Monthly][] = [];
     if (before && after && before.currency === after.currency) {
       if (after.amount !== before.amount) parts.push(["changed", { amount: after.amount - before.amount, currency: after.currency }]);
@@ -148,12 +153,6 @@ export function budgetDelta(changes: readonly AlertChange[], groups: ReadonlyMap
     });
   }
   return { total: round(total), byGroup: round(byGroup), byAccount: round(byAccount), alerts, unknown };
-}
-
-function groupOfBefore(before: object | undefined): string {
-  if (!before) return ORGANIZATION;
-  const id = readAlert(before).groupId;
-  return id === UNKNOWN ? "(unknown group)" : (id ?? ORGANIZATION);
 }
 
 /** The report commands' own policy (issue 40): the monthly budget one change may add, per currency. */

@@ -29,7 +29,12 @@ const ref = (w: Waiver): WaiverRef => ({ resource: w.resource, policy: w.policy,
  * read as character classes.
  */
 function matcher(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return new RegExp(
+    `^${pattern
+      .split("*")
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 }
 
 /** A URN's resource name (`urn:pulumi:dev::proj::type::huge-budget` → `huge-budget`); an address is itself. */
@@ -51,7 +56,9 @@ export function applyWaivers(findings: readonly Finding[], file: WaiversFile | u
   const expiredOn = (w: Waiver) => w.expires < today;
   const out: Waived = { violations: [], waived: [], unmatched: [], expired: [] };
   for (const finding of findings) {
-    const hit = waivers.find((w) => w.waiver.policy === finding.policy && (w.match.test(finding.address) || w.match.test(nameOf(finding.address))));
+    const hit = waivers.find(
+      (w) => w.waiver.policy === finding.policy && (w.match.test(finding.address) || w.match.test(nameOf(finding.address))),
+    );
     if (!hit) {
       out.violations.push(finding);
       continue;
