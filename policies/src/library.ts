@@ -32,6 +32,5 @@ export { PlanInputError, judgePlan, type PlanVerdict, type PlanViolation } from 
 export { planVerdict, type ReportOptions } from "./plan/plan-verdict";
 export { previewVerdict } from "./preview/preview-verdict";
 export { FORMATS, render, type Format } from "./formats";
-export type { Finding, Level, SourceLocation, Verdict } from "./verdict/verdict";
+export type { Finding, Level, SourceLocation, Verdict, WaiverRef } from "./verdict/verdict";
 export type { BudgetDelta, DeltaRow } from "./verdict/budget-delta";
-export type { Waiver, WaiversFile } from "./verdict/waivers";

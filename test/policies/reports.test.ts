@@ -13,18 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse as parseJunit } from "junit2json";
-import "@microsoft/jest-sarif";
+import "./sarif-matcher";
 import { defaultPolicies, planVerdict, type Verdict } from "@cloudcost/policies";
 import { POLICY_PACK_DIR } from "@cloudcost/testkit";
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace -- jest's matcher typing
-  namespace jest {
-    interface Matchers<R> {
-      toBeValidSarifLog(): R;
-    }
-  }
-}
 
 const run = promisify(execFile);
 const REPO = join(POLICY_PACK_DIR, "..");

@@ -27,7 +27,6 @@ let parser: Promise<{ parse(text: string): { rootNode: SyntaxNode } | null }> | 
 
 async function hclParser() {
   parser ??= (async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when locations are asked for
     const { Parser, Language } = require("web-tree-sitter") as TreeSitter;
     await Parser.init();
     const language = await Language.load(require.resolve("@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm"));

@@ -4,7 +4,6 @@
  * waivers and budget arithmetic make it; only the resource names (address or URN) and the syntax differ.
  */
 import type { BudgetDelta } from "./budget-delta";
-import type { Waiver } from "./waivers";
 
 /** Which door asked: the names and syntax of messages and locations follow it. */
 export type Door = "terraform" | "pulumi";
@@ -38,8 +37,16 @@ export interface PolicyInfo {
   level: Level | "disabled";
 }
 
-/** A waiver as a finding cites it. */
-export type WaiverRef = Pick<Waiver, "resource" | "policy" | "reason" | "owner" | "expires">;
+/** A waiver of the waivers file (`waivers.ts` checks it): what a finding and the report cite. */
+export interface WaiverRef {
+  /** A Terraform address or Pulumi URN (or the URN's resource name); `*` matches any characters. */
+  resource: string;
+  policy: string;
+  reason: string;
+  owner: string;
+  /** YYYY-MM-DD: the waiver holds through that day (UTC). */
+  expires: string;
+}
 
 export interface Finding {
   policy: string;
