@@ -101,7 +101,7 @@ export async function checkPlan(
  * Policies whose message names another resource's field, or none of the subject's: the attribute of the
  * subject the finding is about.
  */
-const ATTRIBUTE_OF_POLICY: Readonly<Record<string, string>> = {
+export const ATTRIBUTE_OF_POLICY: Readonly<Record<string, string>> = {
   // "set group_id …, or narrow it with filters.…": the missing group_id is the finding.
   "budget-alert-group-scope": "group_id",
   // The group no alert names: its id is what an alert's group_id must refer to.

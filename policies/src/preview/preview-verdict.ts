@@ -1,14 +1,15 @@
 import { join, relative } from "node:path";
 import type { Policies, PolicyResource } from "@pulumi/policy";
 import { kindOfType } from "@cloudcost/pulumi";
-import { PlanInputError, issues, parseConfig } from "../plan/check-plan";
+import { ATTRIBUTE_OF_POLICY, PlanInputError, issues, parseConfig } from "../plan/check-plan";
+import { camelCase } from "../plan/terraform-names";
 import { actionOf, type ReportOptions } from "../plan/plan-verdict";
 import { policyConfigs } from "../plan/policy-config";
 import { assembleVerdict, parseWaivers } from "../verdict/assemble";
 import { budgetDelta, type AlertChange, type ChangeAction } from "../verdict/budget-delta";
 import { judgeResources } from "../verdict/judge";
 import type { Subject, Verdict } from "../verdict/verdict";
-import { PreviewDigest, sourcePositionOf, type PreviewState, type PreviewStep } from "./preview-json";
+import { PreviewDigest, programPosition, type PreviewState, type PreviewStep } from "./preview-json";
 
 const OPTIONS: PolicyResource["opts"] = {
   protect: false,
@@ -25,6 +26,16 @@ function actionOfStep(op: string): ChangeAction {
   if (op === "delete") return "delete";
   if (op === "replace" || op === "create-replacement") return "replace";
   return actionOf([]);
+}
+
+/** The input a finding is about, in the program's names: the policy's fixed one, else the most specific path the message names. */
+function attributeOf(policy: string, message: string, inputs: readonly string[]): string | undefined {
+  const fixed = ATTRIBUTE_OF_POLICY[policy];
+  if (fixed) return camelCase(fixed);
+  const found: string[] = [];
+  for (const m of message.matchAll(/\b([a-z][A-Za-z0-9]*)((?:\[\d+\]|\.[a-z][A-Za-z0-9]*)*)/g))
+    if (inputs.includes(m[1]!)) found.push(m[1]! + m[2]!);
+  return found.find((p) => p.includes("[") || p.includes(".")) ?? found[0];
 }
 
 const isCloudcost = (type: string) => kindOfType(type) !== undefined;
@@ -84,10 +95,10 @@ export async function previewVerdict(preview: unknown, policies: Policies, optio
     policies,
     configs,
     // A program's own names and syntax: the policies' messages as they are.
-    { message: (text) => text, attribute: () => undefined },
+    { message: (text) => text, attribute: (policy, message, subject) => attributeOf(policy, message, Object.keys(subject.resource.props)) },
   );
   const subjects: Subject[] = kept.map(({ step, state }) => {
-    const position = sourcePositionOf(state.sourcePosition);
+    const position = programPosition(state);
     const location =
       position && options.sourceDir
         ? {
