@@ -119,7 +119,14 @@ export async function previewVerdict(preview: unknown, policies: Policies, optio
       ...(s.oldState ? { before: s.oldState.inputs } : {}),
       ...(byUrn.has(s.urn) ? { after: byUrn.get(s.urn)! } : {}),
     }));
-  const groupsById = new Map(kept.flatMap((k) => (k.state.id ? [[k.state.id, k.resource] as const] : [])));
+  // Groups by their service id, for alerts that name one by id: a kept group's id is in its old state (the
+  // preview's new state of an unchanged resource is recorded before the engine copies the id over).
+  const groupsById = new Map(
+    kept.flatMap((k) => {
+      const id = k.state.id || k.step.oldState?.id;
+      return id ? [[id, k.resource] as const] : [];
+    }),
+  );
   const sames = parsed.data.changeSummary?.same ?? 0;
   const left = sames - parsed.data.steps.filter((st) => st.op === "same").length;
   const warnings =
