@@ -119,8 +119,27 @@ it("sums the monthly budget a preview adds, changes and removes after an up", as
   }
 }, 600_000);
 
+it("the one configuration file serves the pack too: `pulumi preview --policy-pack` accepts `waivable` and the report's cap", async () => {
+  const stack = await f.stack(join(EXAMPLES, "policy-violations"), "waivable");
+  const base = JSON.parse(readFileSync(join(stack.cwd, "policy-config.json"), "utf8")) as Record<string, unknown>;
+  const file = join(stack.cwd, "waivable.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...base,
+      "budget-alert-max-amount": { enforcementLevel: "mandatory", waivable: true },
+      "budget-increase-cap": { enforcementLevel: "mandatory", maxMonthlyIncrease: { USD: 1000 } },
+    }),
+  );
+  const preview = await stack.run(["preview", "--policy-pack", POLICY_PACK, "--policy-pack-config", file]);
+  // The pack judges as before (the waivable policy is mandatory there); nothing refuses the file.
+  expect(preview.code).not.toBe(0);
+  expect(`${preview.stdout}\n${preview.stderr}`).toContain("[mandatory]  budget-alert-max-amount");
+  expect(`${preview.stdout}${preview.stderr}`).not.toMatch(/invalid|not a valid|unknown/i);
+}, 600_000);
+
 function writeConfig(dir: string, cap: number): string {
   const file = join(dir, "capped.json");
-  writeFileSync(file, JSON.stringify({ "budget-increase-cap": { maxMonthlyIncrease: { USD: cap } } }));
+  writeFileSync(file, JSON.stringify({ "budget-increase-cap": { enforcementLevel: "mandatory", maxMonthlyIncrease: { USD: cap } } }));
   return file;
 }

@@ -329,7 +329,7 @@ describe("the budget a change adds", () => {
 
   it("is in every format, and the optional budget-increase-cap policy stops a change that adds more than its cap", async () => {
     const plan = write("change.json", changePlan());
-    const capped = write("capped.json", { "budget-increase-cap": { maxMonthlyIncrease: { USD: 1000 } } });
+    const capped = write("capped.json", { "budget-increase-cap": { enforcementLevel: "mandatory", maxMonthlyIncrease: { USD: 1000 } } });
     write("policy-config.json", {});
     const r = await reports(dir, "check-plan", plan, ".");
     expect(r.code).toBe(0);
@@ -351,7 +351,7 @@ describe("the budget a change adds", () => {
       "check-plan",
       plan,
       "--config",
-      write("roomy.json", { "budget-increase-cap": { maxMonthlyIncrease: { USD: 1500 } } }),
+      write("roomy.json", { "budget-increase-cap": { enforcementLevel: "mandatory", maxMonthlyIncrease: { USD: 1500 } } }),
     );
     expect(under.code).toBe(0);
   });

@@ -25,7 +25,9 @@ const Level = z.enum(["advisory", "mandatory", "remediate", "disabled"]);
 const CapConfig = z
   .object({
     maxMonthlyIncrease: z.record(z.string().regex(/^[A-Z]{3}$/), z.number().nonnegative()),
-    enforcementLevel: Level.optional(),
+    // Required: the Pulumi CLI sends every entry of the file to the pack, and one without a level is refused
+    // there ("invalid enforcement level"), so the one file could no longer serve `pulumi preview`.
+    enforcementLevel: Level,
     waivable: z.boolean().optional(),
   })
   .strict();
@@ -51,7 +53,7 @@ function capFindings(judgement: Judgement): { findings: Finding[]; info?: Policy
   const parsed = CapConfig.safeParse(entry);
   if (!parsed.success)
     throw new PlanInputError("config", `${BUDGET_INCREASE_CAP}: ${issues(parsed.error.issues)}`, { cause: parsed.error });
-  const enforcementLevel = parsed.data.enforcementLevel ?? "mandatory";
+  const { enforcementLevel } = parsed.data;
   const info = {
     name: BUDGET_INCREASE_CAP,
     description: BUDGET_INCREASE_CAP_DESCRIPTION,

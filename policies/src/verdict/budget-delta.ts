@@ -159,7 +159,7 @@ export function budgetDelta(changes: readonly AlertChange[], groups: ReadonlyMap
 export const BUDGET_INCREASE_CAP = "budget-increase-cap";
 export const BUDGET_INCREASE_CAP_DESCRIPTION =
   "Caps the monthly budget a single change may add (created + changed − removed), per currency; configured as " +
-  '"budget-increase-cap": { "maxMonthlyIncrease": { "USD": 10000 } }.';
+  '"budget-increase-cap": { "enforcementLevel": "mandatory", "maxMonthlyIncrease": { "USD": 10000 } }.';
 
 /** Messages for each currency whose net increase is over CAP. */
 export function increaseOverCap(delta: BudgetDelta, cap: Readonly<Record<string, number>>): { currency: string; message: string }[] {
