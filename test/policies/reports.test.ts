@@ -1,8 +1,10 @@
 /**
  * Issue 40: one verdict, every format, both doors — `cloudcost-policies check-plan` on the plan the real
  * `tofu show -json` printed for examples/policy-violations-terraform (fixtures/policy-violations.tofu-plan.json)
- * and `check-preview` on what the real `pulumi preview --json --show-sames` printed for
- * examples/policy-violations (fixtures/policy-violations.preview.json). Each format is read back the way its
+ * and `check-preview` on what the real `pulumi preview --json --show-sames` (v3.274.1) printed for
+ * examples/policy-violations against a sandbox on 2026-11-27 (fixtures/policy-violations.preview.json, its
+ * `config` — the sandbox's URL and the secret marker — removed; test/engine/policy-reports.test.ts runs the same
+ * on a fresh preview). Each format is read back the way its
  * consumer reads it: SARIF against the official SARIF 2.1.0 schema, JUnit XML with a JUnit parser, GitHub's
  * workflow commands by their grammar. Then waivers (valid, expired, unmatched, refused) and the budget a plan
  * adds, changes and removes, with its cap.
