@@ -3,7 +3,7 @@ import type { Policies, PolicyResource } from "@pulumi/policy";
 import { kindOfType } from "@cloudcost/pulumi";
 import { ATTRIBUTE_OF_POLICY, PlanInputError, issues, parseConfig } from "../plan/check-plan";
 import { camelCase } from "../plan/terraform-names";
-import { actionOf, type ReportOptions } from "../plan/plan-verdict";
+import type { ReportOptions } from "../plan/plan-verdict";
 import { policyConfigs } from "../plan/policy-config";
 import { assembleVerdict, parseWaivers } from "../verdict/assemble";
 import { budgetDelta, type AlertChange, type ChangeAction } from "../verdict/budget-delta";
@@ -25,7 +25,7 @@ function actionOfStep(op: string): ChangeAction {
   if (op === "update") return "update";
   if (op === "delete") return "delete";
   if (op === "replace" || op === "create-replacement") return "replace";
-  return actionOf([]);
+  return "no-op";
 }
 
 /** The input a finding is about, in the program's names: the policy's fixed one, else the most specific path the message names. */
