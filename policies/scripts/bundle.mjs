@@ -32,7 +32,17 @@ async function bundle(entry, name, plugins = []) {
     tsconfig: join(here, "tsconfig.json"),
     // `@cloudcost/pulumi/runtime` is only `require`d inside a dynamic provider's methods, which a policy
     // pack never calls; bundling it would pull the whole provider runtime in for nothing.
-    external: ["@pulumi/pulumi", "@pulumi/pulumi/*", "@pulumi/policy", "@cloudcost/pulumi/runtime"],
+    // web-tree-sitter and the HCL grammar load their WebAssembly beside their own files, and
+    // junit-report-builder is a plain dependency: all three stay real dependencies (package.json).
+    external: [
+      "@pulumi/pulumi",
+      "@pulumi/pulumi/*",
+      "@pulumi/policy",
+      "@cloudcost/pulumi/runtime",
+      "web-tree-sitter",
+      "@tree-sitter-grammars/tree-sitter-hcl/*",
+      "junit-report-builder",
+    ],
     // The licence notices of the bundled packages travel inside the one file that ships.
     legalComments: "eof",
     logLevel: "warning",

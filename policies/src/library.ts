@@ -28,3 +28,9 @@ export { cloudGroupBudgetCoverage } from "./stack/cloud-group-budget-coverage";
 export { cloudGroupExclusiveMembership } from "./stack/cloud-group-exclusive-membership";
 // Issue 32: the same policies judge a Terraform/OpenTofu plan (`cloudcost-policies check-plan`).
 export { PlanInputError, judgePlan, type PlanVerdict, type PlanViolation } from "./plan/check-plan";
+// Issue 40: one verdict on a plan or a preview, in every format, with waivers and the budget a change adds.
+export { planVerdict, type ReportOptions } from "./plan/plan-verdict";
+export { previewVerdict } from "./preview/preview-verdict";
+export { FORMATS, render, type Format } from "./formats";
+export type { Finding, Level, SourceLocation, Verdict, WaiverRef } from "./verdict/verdict";
+export type { BudgetDelta, DeltaRow } from "./verdict/budget-delta";

@@ -110,7 +110,11 @@ test("the HCL version of policy-violations: every violation the Pulumi example g
   expect(messages).toContain("set group_id to a Cloud Group's id");
   expect(messages).toContain("filters.account_ids");
   expect(messages).toContain("raise maxMonthlyAmount.USD");
-  expect(messages).toContain("declare a cloudcost_budget_alert with group_id: cloudcost_cloud_group.unwatched.id");
+  // Issue 37 §4: the examples a message suggests are in HCL's syntax, not the Pulumi program's.
+  expect(messages).toContain("declare a cloudcost_budget_alert with group_id = cloudcost_cloud_group.unwatched.id");
+  expect(messages).toContain("(e.g. group_id = cloudcost_cloud_group.group.id)");
+  expect(messages).toContain('add e.g. { percent = 100, basis = "forecast" } to thresholds');
+  expect(messages).not.toMatch(/group_id: |\{ percent: /);
   expect(messages).not.toMatch(/\b(groupId|awsAccountIds|azureSubscriptionIds|accountIds)\b/);
 });
 
@@ -143,7 +147,11 @@ test("the text report: one line per violation with level, address, attribute, me
   const { code, stdout } = await cli("check-plan", FIXTURE, "--config", EXAMPLE_CONFIG);
   expect(code).toBe(1);
   const lines = stdout.trimEnd().split("\n");
-  expect(lines).toHaveLength(14);
+  // 13 findings, the budget the plan adds (issue 40), the count.
+  expect(lines).toHaveLength(15);
+  expect(lines).toContain(
+    "budget: +166,100 USD/month (created 166,100 USD, changed 0 USD, removed 0 USD); +2,000 EUR/month (created 2,000 EUR, changed 0 EUR, removed 0 EUR)",
+  );
   expect(lines).toContain(
     'mandatory: cloudcost_budget_alert.euro_budget: currency: currency "EUR" is not allowed: set currency to one of USD (budget-alert-currency)',
   );
@@ -153,7 +161,10 @@ test("the text report: one line per violation with level, address, attribute, me
 test("a plan that breaks no policy exits 0", async () => {
   const file = write("clean.json", only(fixture(), "cloudcost_cloud_group.checkout", "cloudcost_budget_alert.checkout_budget"));
   const { code, stdout } = await cli("check-plan", file, "--config", EXAMPLE_CONFIG);
-  expect([code, stdout]).toEqual([0, "2 cloudcost resource(s) judged: no policy violation.\n"]);
+  expect([code, stdout]).toEqual([
+    0,
+    "budget: +3,000 USD/month (created 3,000 USD, changed 0 USD, removed 0 USD)\n2 cloudcost resource(s) judged: no policy violation.\n",
+  ]);
 });
 
 test("without the alert that names it, the group is reported: the reference in the configuration is what ties them", async () => {
@@ -179,7 +190,7 @@ test("resources the plan deletes are not judged; unchanged ones are", async () =
   const checkout = change(plan, "cloudcost_cloud_group.checkout");
   checkout.change = { actions: ["no-op"], after: { ...checkout.change.after!, id: "grp_1" } };
   const kept = await cli("check-plan", write("delete.json", plan));
-  expect([kept.code, kept.stdout]).toEqual([0, "2 cloudcost resource(s) judged: no policy violation.\n"]);
+  expect([kept.code, kept.stdout.split("\n").at(-2)]).toEqual([0, "2 cloudcost resource(s) judged: no policy violation."]);
 
   // Unchanged: every value known, the group's id among them.
   const planned = fixture().resource_changes.find((c) => c.address === euro.address)!.change.after;

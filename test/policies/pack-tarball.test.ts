@@ -149,7 +149,14 @@ describe("the policy pack tarball as a library", () => {
 describe("the policy pack tarball, installed alone", () => {
   it("depends only on packages published on the registry (no workspace names a stranger could register)", () => {
     const all = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies };
-    expect(Object.keys(all).sort()).toEqual(["@pulumi/policy", "@pulumi/pulumi"]);
+    // Issue 40: the reports' HCL parser (tree-sitter's grammar as WebAssembly) and JUnit writer, from the registry too.
+    expect(Object.keys(all).sort()).toEqual([
+      "@pulumi/policy",
+      "@pulumi/pulumi",
+      "@tree-sitter-grammars/tree-sitter-hcl",
+      "junit-report-builder",
+      "web-tree-sitter",
+    ]);
   });
 
   it("takes @pulumi/pulumi as a peer whose range covers the version the workspace tests it with, and installs one in it", () => {

@@ -4,7 +4,9 @@
  * exactly as the example's README prints the commands.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { parse as parseJunit } from "junit2json";
+import "../policies/sarif-matcher";
 import { join } from "node:path";
 import { REPO, organizationIds, useTerraformFixture } from "./support";
 
@@ -59,6 +61,59 @@ it("refuses examples/policy-violations-terraform's plan, naming each resource ad
   ).toEqual([...MANDATORY].sort());
   for (const m of found) expect(m[3]).toMatch(/^[a-z_]+(\[\d+\])?(\.[a-z_]+(\[\d+\])?)*$/); // an attribute, in HCL's names
   expect(found.map((m) => `${m[1]} ${m[2]} ${m[4]}`)).toContain("advisory cloudcost_cloud_group.overlap cloud-group-exclusive-membership");
+  // Issue 40: the same plan as SARIF and JUnit, each finding at its resource block's line of main.tf.
+  const reports = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(
+      process.execPath,
+      [
+        CHECK_PLAN,
+        "check-plan",
+        "plan.json",
+        "--config",
+        "policy-config.json",
+        "--source",
+        ".",
+        "--format",
+        "sarif=cloudcost.sarif",
+        "--format",
+        "junit=cloudcost.xml",
+      ],
+      { cwd: dir, env: { ...process.env, ...f.env }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    ),
+  );
+  expect([reports.code, reports.stderr]).toEqual([1, ""]);
+  const sarif = JSON.parse(readFileSync(join(dir, "cloudcost.sarif"), "utf8")) as {
+    runs: {
+      results: {
+        ruleId: string;
+        level: string;
+        locations: {
+          physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+          logicalLocations: { fullyQualifiedName: string }[];
+        }[];
+      }[];
+    }[];
+  };
+  expect(sarif).toBeValidSarifLog();
+  const tf = readFileSync(join(dir, "main.tf"), "utf8").split("\n");
+  const results = sarif.runs[0]!.results;
+  expect(
+    results
+      .filter((r) => r.level === "error")
+      .map((r) => `${r.locations[0]!.logicalLocations[0]!.fullyQualifiedName} ${r.ruleId}`)
+      .sort(),
+  ).toEqual([...MANDATORY].sort());
+  for (const r of results) {
+    const { physicalLocation, logicalLocations } = r.locations[0]!;
+    const [type, name] = logicalLocations[0]!.fullyQualifiedName.split(".");
+    expect([physicalLocation.artifactLocation.uri, tf[physicalLocation.region.startLine - 1]]).toEqual([
+      "main.tf",
+      `resource "${type}" "${name}" {`,
+    ]);
+  }
+  const junit = (await parseJunit(readFileSync(join(dir, "cloudcost.xml"), "utf8"))) as { failures?: number };
+  expect(junit.failures).toBe(results.length);
   // Judged before deployment: nothing was created.
   expect(await organizationIds(f.api)).toEqual(before);
 });

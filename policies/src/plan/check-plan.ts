@@ -1,12 +1,6 @@
-import type {
-  EnforcementLevel,
-  Policies,
-  ReportViolation,
-  ResourceValidationArgs,
-  ResourceValidationPolicy,
-  StackValidationArgs,
-  StackValidationPolicy,
-} from "@pulumi/policy";
+import type { Policies } from "@pulumi/policy";
+import { examplesInHcl } from "../rules/code-example";
+import { judgeResources } from "../verdict/judge";
 import { PlanJson } from "./plan-json";
 import { TERRAFORM_TYPES, plannedResources, type PlannedResource } from "./plan-resources";
 import { attributeInMessage, attributeNames, inTerraformNames } from "./terraform-names";
@@ -33,7 +27,7 @@ export interface PlanVerdict {
 /** The plan or the policy configuration is not what `check-plan` can judge: the message says which file part and why. */
 export class PlanInputError extends Error {
   constructor(
-    readonly input: "plan" | "config",
+    readonly input: "plan" | "config" | "preview" | "waivers",
     message: string,
     options?: ErrorOptions,
   ) {
@@ -47,114 +41,67 @@ export class PlanInputError extends Error {
  * `--policy-pack-config` file): both are checked first, and a malformed one is a {@link PlanInputError}.
  */
 export async function judgePlan(plan: unknown, policies: Policies, config: unknown = {}): Promise<PlanVerdict> {
-  const parsedPlan = PlanJson.safeParse(plan);
-  if (!parsedPlan.success)
-    throw new PlanInputError("plan", `not a plan in JSON (tofu show -json): ${issues(parsedPlan.error.issues)}`, {
-      cause: parsedPlan.error,
-    });
-  const parsedConfig = PolicyConfigFile.safeParse(config);
-  if (!parsedConfig.success)
-    throw new PlanInputError("config", `not a policy configuration: ${issues(parsedConfig.error.issues)}`, { cause: parsedConfig.error });
-  const { configs, ignored } = policyConfigs(policies, parsedConfig.data);
-  return { ...(await checkPlan(parsedPlan.data, policies, configs)), ignoredConfig: ignored };
+  const parsedPlan = parsePlan(plan);
+  const { configs, ignored } = policyConfigs(policies, parseConfig(config));
+  const { violations, resources } = await checkPlan(parsedPlan, policies, configs);
+  return { violations, resources, ignoredConfig: ignored };
 }
 
-const issues = (list: readonly { path: readonly PropertyKey[]; message: string }[]) =>
+/** PLAN checked against the plan JSON's schema; a {@link PlanInputError} says what is wrong. */
+export function parsePlan(plan: unknown): PlanJson {
+  const parsed = PlanJson.safeParse(plan);
+  if (!parsed.success)
+    throw new PlanInputError("plan", `not a plan in JSON (tofu show -json): ${issues(parsed.error.issues)}`, { cause: parsed.error });
+  return parsed.data;
+}
+
+/** CONFIG checked as a policy configuration (`--policy-pack-config`'s file). */
+export function parseConfig(config: unknown): PolicyConfigFile {
+  const parsed = PolicyConfigFile.safeParse(config);
+  if (!parsed.success)
+    throw new PlanInputError("config", `not a policy configuration: ${issues(parsed.error.issues)}`, { cause: parsed.error });
+  return parsed.data;
+}
+
+export const issues = (list: readonly { path: readonly PropertyKey[]; message: string }[]) =>
   list.map((i) => `${i.path.map(String).join(".") || "(top)"}: ${i.message}`).join("; ");
-
-/** Thrown when `notApplicable` is called: the policy does not judge this resource (or stack). */
-class NotApplicable extends Error {}
-const notApplicable = (reason?: string): never => {
-  throw new NotApplicable(reason);
-};
-
-/** What a policy reports: a message, or (as @pulumi/policy accepts) a diagnostic with its own level. */
-type Reported = string | { message: string; enforcementLevel?: EnforcementLevel; urn?: string };
-
-const isStackPolicy = (p: ResourceValidationPolicy | StackValidationPolicy): p is StackValidationPolicy => "validateStack" in p;
 
 /**
  * Judges a Terraform plan with the policy pack's own policies (POLICIES, by default `defaultPolicies()`), with
  * their enforcement levels and configuration (the same file `--policy-pack-config` takes): every
- * resource policy on each cloudcost_* resource the plan leaves in place, every stack policy on all of them.
- * A "remediate" policy cannot change a plan, so what it would fix is a mandatory violation (as @pulumi/policy
- * reports a violation left after remediation).
+ * resource policy on each cloudcost_* resource the plan leaves in place, every stack policy on all of them,
+ * messages in Terraform's names and HCL's syntax.
  */
-async function checkPlan(
+export async function checkPlan(
   plan: PlanJson,
   policies: Policies,
   configs: ReturnType<typeof policyConfigs>["configs"],
-): Promise<Omit<PlanVerdict, "ignoredConfig">> {
+): Promise<{ violations: PlanViolation[]; resources: number; judged: { address: string; policy: string }[] }> {
   const planned = plannedResources(plan);
-  const byUrn = new Map(planned.map((p) => [p.resource.urn, p]));
+  const byAddress = new Map(planned.map((p) => [p.address, p]));
   // Field names of every planned resource: stack messages name other resources' attributes too.
   const names = new Map<string, string>();
   for (const p of planned) attributeNames(p.after, names);
   // "declare a BudgetAlert with …": the kinds by their Terraform resource types.
   for (const [type, kind] of Object.entries(TERRAFORM_TYPES)) names.set(kind, type);
-  const violations: PlanViolation[] = [];
-
-  for (const policy of policies) {
-    const { enforcementLevel, properties } = configs.get(policy.name)!;
-    if (enforcementLevel === "disabled") continue;
-    const level = enforcementLevel === "advisory" ? "advisory" : "mandatory";
-    const getConfig = <T extends object>(): T => properties as T;
-    const reporter =
-      (subject: PlannedResource | undefined): ReportViolation =>
-      (reported: Reported, urn?: string) => {
-        const diagnostic = typeof reported === "string" ? { message: reported } : reported;
-        const about = byUrn.get(diagnostic.urn ?? urn ?? "") ?? subject;
-        if (!about) throw new Error(`policy "${policy.name}" reported a violation on no resource of the plan: ${diagnostic.message}`);
-        const message = inTerraformNames(diagnostic.message, names);
-        violations.push({
-          policy: policy.name,
-          enforcementLevel: diagnostic.enforcementLevel === "advisory" ? "advisory" : level,
-          address: about.address,
-          attribute: attributeOf(policy.name, message, about),
-          message,
-        });
-      };
-    try {
-      if (isStackPolicy(policy)) {
-        const args: StackValidationArgs = { resources: planned.map((p) => p.resource), stackTags: new Map(), getConfig, notApplicable };
-        await policy.validateStack(args, reporter(undefined));
-        continue;
-      }
-      const validations = policy.validateResource === undefined ? [] : [policy.validateResource].flat();
-      for (const p of planned)
-        for (const validate of validations) {
-          const { resource } = p;
-          const args: ResourceValidationArgs = {
-            type: resource.type,
-            props: resource.props,
-            urn: resource.urn,
-            name: resource.name,
-            opts: resource.opts,
-            stackTags: new Map(),
-            isType: () => false,
-            asType: () => undefined,
-            getConfig,
-            notApplicable,
-          };
-          try {
-            await validate(args, reporter(p));
-          } catch (error) {
-            if (!(error instanceof NotApplicable)) throw error;
-          }
-        }
-    } catch (error) {
-      if (error instanceof NotApplicable) continue;
-      throw new Error(`policy "${policy.name}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-  }
-  return { violations, resources: planned.length };
+  const { findings, judged } = await judgeResources(
+    planned.map((p) => ({ id: p.address, resource: p.resource })),
+    policies,
+    configs,
+    {
+      // Issue 37: examples in HCL's syntax first (they are matched as the policies wrote them), then the names.
+      message: (text) => inTerraformNames(examplesInHcl(text), names),
+      attribute: (policy, message, subject) => attributeOf(policy, message, byAddress.get(subject.id)!),
+    },
+  );
+  return { violations: findings, resources: planned.length, judged };
 }
 
 /**
  * Policies whose message names another resource's field, or none of the subject's: the attribute of the
  * subject the finding is about.
  */
-const ATTRIBUTE_OF_POLICY: Readonly<Record<string, string>> = {
+export const ATTRIBUTE_OF_POLICY: Readonly<Record<string, string>> = {
   // "set group_id …, or narrow it with filters.…": the missing group_id is the finding.
   "budget-alert-group-scope": "group_id",
   // The group no alert names: its id is what an alert's group_id must refer to.

@@ -17,6 +17,8 @@ export const ResourceChange = z.object({
   name: z.string(),
   change: z.object({
     actions: z.array(z.string()).min(1),
+    /** The prior values; null when the resource is created. */
+    before: z.record(z.string(), z.unknown()).nullable().optional(),
     /** The planned values; null when the resource is deleted. */
     after: z.record(z.string(), z.unknown()).nullable().optional(),
     after_unknown: ValueMarks.optional(),

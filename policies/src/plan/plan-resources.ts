@@ -24,7 +24,7 @@ export interface PlannedResource {
  * provider's defaults apply, and whatever the plan marks unknown (`after_unknown`) as the engine's unknown
  * sentinel, which the policies' readers treat as "cannot be judged yet" — exactly as in a Pulumi preview.
  */
-function toInputs(value: unknown, unknown: ValueMarks | undefined): unknown {
+export function toInputs(value: unknown, unknown: ValueMarks | undefined): unknown {
   if (unknown === true) return unknownValue;
   if (Array.isArray(value)) return value.map((v, i) => toInputs(v, Array.isArray(unknown) ? unknown[i] : undefined));
   if (value !== null && typeof value === "object") {

@@ -12,8 +12,20 @@ const Entry = z.union([Level, z.object({ enforcementLevel: Level.optional() }).c
 export const PolicyConfigFile = z.record(z.string(), Entry);
 export type PolicyConfigFile = z.output<typeof PolicyConfigFile>;
 
+/**
+ * Policies of the report commands (`check-plan`, `check-preview`) rather than of the pack: they judge the
+ * change (old and new state), which a pack's policies never see. Their names are not "ignored".
+ */
+export const REPORT_POLICIES: readonly string[] = ["budget-increase-cap"];
+
 export interface PolicyConfig {
   enforcementLevel: EnforcementLevel;
+  /**
+   * Issue 40: `"waivable": true` beside a mandatory level lets a waiver override the policy (Sentinel's
+   * soft-mandatory). The Pulumi CLI passes the extra property to the pack, whose zod reader drops it, so the
+   * one file still serves `pulumi preview --policy-pack-config`.
+   */
+  waivable: boolean;
   /** The policy's configuration: the schema's defaults, then the file's properties. */
   properties: Record<string, unknown>;
 }
@@ -26,7 +38,7 @@ export interface PolicyConfig {
  */
 export function policyConfigs(policies: Policies, file: PolicyConfigFile): { configs: Map<string, PolicyConfig>; ignored: string[] } {
   const known = new Set(policies.map((p) => p.name));
-  const ignored = Object.keys(file).filter((name) => name !== "all" && !known.has(name));
+  const ignored = Object.keys(file).filter((name) => name !== "all" && !REPORT_POLICIES.includes(name) && !known.has(name));
   const levelOf = (entry: PolicyConfigFile[string] | undefined) => (typeof entry === "string" ? entry : entry?.enforcementLevel);
   const all = levelOf(file.all);
   const out = new Map<string, PolicyConfig>();
@@ -37,9 +49,13 @@ export function policyConfigs(policies: Policies, file: PolicyConfigFile): { con
         typeof property === "object" && "default" in property ? [[key, property.default as unknown]] : [],
       ),
     );
-    const own = typeof entry === "object" ? Object.fromEntries(Object.entries(entry).filter(([key]) => key !== "enforcementLevel")) : {};
+    const own =
+      typeof entry === "object"
+        ? Object.fromEntries(Object.entries(entry).filter(([key]) => key !== "enforcementLevel" && key !== "waivable"))
+        : {};
     out.set(policy.name, {
       enforcementLevel: levelOf(entry) ?? all ?? policy.enforcementLevel ?? "advisory",
+      waivable: typeof entry === "object" && entry.waivable === true,
       properties: { ...defaults, ...own },
     });
   }

@@ -4,6 +4,7 @@ import { FILTER_LISTS } from "../inputs/cost-filters";
 import { AlertView, readAlert } from "../inputs/budget-alert";
 import { UNKNOWN } from "../inputs/raw";
 import { resourcePolicy } from "./define";
+import { referenceExample } from "../rules/code-example";
 import { composable } from "../compose";
 
 export const GroupScopeConfig = z.object({
@@ -33,7 +34,7 @@ export function checkGroupScope(alert: AlertView, config: GroupScopeConfig): str
       : `, or narrow it with filters.${config.scopingFilters.join(", filters.")} (at least one entry)`;
   return [
     `the alert has no groupId${narrowedBy.length ? ` and filters only on ${narrowedBy.join(", ")}` : ""}, so it budgets the whole organization: ` +
-      `set groupId to a Cloud Group's id (e.g. groupId: group.id)${byFilter}, or allow organization-wide alerts with allowOrganizationWide: true`,
+      `set groupId to a Cloud Group's id (e.g. ${referenceExample("groupId", "group", "cloudcost_cloud_group", "id")})${byFilter}, or allow organization-wide alerts with allowOrganizationWide: true`,
   ];
 }
 

@@ -6,6 +6,7 @@ import { readConfig } from "../config/schema";
 import { AlertThreshold, AlertView, readAlert } from "../inputs/budget-alert";
 import { Maybe, UNKNOWN, knownElements } from "../inputs/raw";
 import { resourcePolicy } from "./define";
+import { objectExample } from "../rules/code-example";
 import { composable } from "../compose";
 
 const NAME = "budget-alert-thresholds";
@@ -46,7 +47,7 @@ function meets(t: AlertThreshold, r: RequiredThreshold, amount: Maybe<number>): 
   if (t.percent !== undefined) return t.percent === r.percent;
   return amount !== UNKNOWN && t.amount !== undefined && Math.round(t.amount * 100) === Math.round(amount * r.percent);
 }
-const show = (t: RequiredThreshold) => `{ percent: ${t.percent}, basis: "${t.basis}" }`;
+const show = (t: RequiredThreshold) => objectExample({ percent: t.percent, basis: t.basis });
 
 /** Only a fully known list can be missing something: an unknown element might be the required one. */
 function knownList(alert: AlertView): AlertThreshold[] | undefined {
@@ -64,7 +65,7 @@ export function checkThresholds(alert: AlertView, config: ThresholdsConfig): str
   const forecasts = list.filter((t) => t.basis === "forecast").length;
   if (forecasts < config.minForecastThresholds) {
     messages.push(
-      `the alert has ${forecasts} forecast threshold(s) but needs at least ${config.minForecastThresholds}: add e.g. { percent: 100, basis: "forecast" } to thresholds, so it warns before the budget is spent`,
+      `the alert has ${forecasts} forecast threshold(s) but needs at least ${config.minForecastThresholds}: add e.g. ${objectExample({ percent: 100, basis: "forecast" })} to thresholds, so it warns before the budget is spent`,
     );
   }
   return messages;

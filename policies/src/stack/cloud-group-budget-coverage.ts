@@ -1,4 +1,5 @@
 import { z } from "@cloudcost/api";
+import { referenceExample } from "../rules/code-example";
 import { UNKNOWN } from "../inputs/raw";
 import { StackAlert, StackGroup, StackView } from "./stack-view";
 import { StackViolation, stackPolicy } from "./define";
@@ -24,7 +25,7 @@ export function checkCoverage(stack: StackView, config: CoverageConfig): StackVi
     .filter((g) => !active.some((a) => covers(a, g)))
     .map((g) => ({
       urn: g.urn,
-      message: `Cloud Group "${g.name}" has no ${config.countDisabledAlerts ? "" : "enabled "}budget alert: declare a BudgetAlert with groupId: ${g.name}.id`,
+      message: `Cloud Group "${g.name}" has no ${config.countDisabledAlerts ? "" : "enabled "}budget alert: declare a BudgetAlert with ${referenceExample("groupId", g.name, "cloudcost_cloud_group", "id")}`,
     }));
 }
 
