@@ -4,7 +4,7 @@
  * becomes the route of the page it points at, or the repository's web view of a file that is no page. A link
  * to a file that does not exist fails the build, naming the page and the link.
  */
-import type MarkdownIt from "markdown-it";
+import type { MarkdownRenderer } from "vitepress";
 import { relative } from "node:path";
 import { REPO, siteLinkOf } from "./site-map.mjs";
 
@@ -16,7 +16,7 @@ interface PageEnv {
   path?: string;
 }
 
-export function repoLinks(md: MarkdownIt, broken: string[]): void {
+export function repoLinks(md: MarkdownRenderer, broken: string[]): void {
   md.core.ruler.push("cloudcost_repo_links", (state) => {
     const env = state.env as PageEnv;
     const file = env.realPath ?? env.path;

@@ -192,6 +192,12 @@ async function preview(port: number): Promise<ChildProcess> {
         SITE,
         "--recurse",
         "--check-fragments",
+        // A bounded crawl that retries a connection the loaded machine dropped (status 0), never a real 404.
+        "--concurrency",
+        "8",
+        "--retry-errors",
+        "--retry-errors-count",
+        "3",
         "--format",
         "json",
         "--skip",
@@ -225,7 +231,11 @@ async function preview(port: number): Promise<ChildProcess> {
         await page.goto(`${origin}/${path.replace(/(^|\/)index\.html$/, "$1")}`, { waitUntil: "load" });
         // The Redoc page renders client-side; VitePress pages are prerendered and hydrate at load.
         await page.waitForLoadState("networkidle");
-        const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const wide = await page.evaluate(() => {
+          // Runs in the page (this file's types have no DOM).
+          const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+          return view.document.documentElement.scrollWidth - view.innerWidth;
+        });
         if (wide > 1) overflowing.push(`${path}: ${wide}px wider than the screen`);
         if (SHOWN.includes(path))
           await page.screenshot({ path: join(ARTIFACTS, `${path.replace(/\//g, "_").replace(/\.html$/, "")}-${width}.png`) });
