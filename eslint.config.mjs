@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "sdk/**", "**/node_modules/**", "coverage/**", ".sandbox/**", "**/*.d.ts"] },
+  { ignores: ["**/dist/**", "docs/.vitepress/cache/**", "sdk/**", "**/node_modules/**", "coverage/**", ".sandbox/**", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,10 +35,13 @@ afterAll(() => {
 });
 
 describe("TypeScript code blocks in the Markdown files", () => {
-  it("are found in the READMEs and the provider's resource pages", () => {
+  it("are found in the READMEs, the docs site's pages and the provider's resource pages", () => {
     const files = new Set(blocks.map((b) => b.file));
     for (const file of [
       "README.md",
+      "docs/guide/pulumi-typescript.md",
+      "docs/recipes/adoption.md",
+      "docs/recipes/move-to-native.md",
       "api/README.md",
       "provider/README.md",
       "provider/docs/cloud-group.md",

@@ -1,6 +1,6 @@
 /**
- * Issue 34 item 5: the commands that install the generated SDKs from a clone are printed twice — the README's
- * "The SDKs" and native/README.md — and must be the same text (test/registry/sdks.test.ts runs the README's). And the
+ * Issue 34 item 5: the commands that install the generated SDKs from a clone are printed twice — "The SDKs" of
+ * docs/guide/native-provider.md (the root README's section until issue 41) and native/README.md — and must be the same text (test/registry/sdks.test.ts runs the README's). And the
  * TypeScript SDK's manifest names the compiled output those commands install, so its root can be required.
  */
 import { readFileSync } from "node:fs";
@@ -15,8 +15,8 @@ function blocks(file: string): Record<string, string> {
   return Object.fromEntries([...text.matchAll(/<!-- sdk-from-checkout: (\w+) -->\n\n```sh\n([\s\S]*?)```\n/g)].map((m) => [m[1]!, m[2]!]));
 }
 
-test("README.md and native/README.md print the same from-a-clone commands for TypeScript, Python and Go", () => {
-  const readme = blocks("README.md");
+test("docs/guide/native-provider.md and native/README.md print the same from-a-clone commands for TypeScript, Python and Go", () => {
+  const readme = blocks("docs/guide/native-provider.md");
   expect(Object.keys(readme).sort()).toEqual([...LANGUAGES].sort());
   expect(blocks("native/README.md")).toEqual(readme);
   expect(readme.python).toContain('pip install "$CLOUDCOST/sdk/python"');

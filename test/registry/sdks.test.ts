@@ -86,11 +86,11 @@ afterAll(() => root && rmSync(root, { recursive: true, force: true }));
 /** Where the README's from-a-clone blocks say the clone is; the test runs them with this repository there. */
 const CLONE_PLACEHOLDER = "CLOUDCOST=/path/to/cloudcost-pulumi";
 
-/** The README's `sh` block marked `<!-- sdk-from-checkout: LANGUAGE -->`, with CLOUDCOST set to this repository. */
+/** The docs' `sh` block marked `<!-- sdk-from-checkout: LANGUAGE -->` (docs/guide/native-provider.md, "The SDKs"), with CLOUDCOST set to this repository. */
 function readmeBlock(language: string): string {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const readme = readFileSync(join(REPO, "docs", "guide", "native-provider.md"), "utf8");
   const block = new RegExp(`<!-- sdk-from-checkout: ${language} -->\\n\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n`).exec(readme)?.[1];
-  if (!block) throw new Error(`README.md has no sdk-from-checkout block for ${language}`);
+  if (!block) throw new Error(`docs/guide/native-provider.md has no sdk-from-checkout block for ${language}`);
   expect(block.split("\n")[0]).toBe(CLONE_PLACEHOLDER);
   return block.replace(CLONE_PLACEHOLDER, `CLOUDCOST=${JSON.stringify(REPO)}`);
 }

@@ -23,10 +23,10 @@ describe("OpenAPI document", () => {
     expect(r.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
   });
 
-  it("is the README's API reference: every resource links to its schema, and every link resolves", () => {
-    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+  it("is the docs' API reference (docs/reference/api.md): every resource links to its schema, and every link resolves", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "docs", "reference", "api.md"), "utf8");
     const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Record<string, unknown>;
-    const pointers = [...readme.matchAll(/\]\(api\/openapi\.json#(\/[^)]*)\)/g)].map((m) => m[1]!);
+    const pointers = [...readme.matchAll(/\]\(\.\.\/\.\.\/api\/openapi\.json#(\/[^)]*)\)/g)].map((m) => m[1]!);
     const resolve = (pointer: string): unknown =>
       pointer
         .split("/")
