@@ -112,7 +112,7 @@ export interface HostOptions {
    */
   entry?: string;
   env?: Record<string, string>;
-  }
+}
 
 /** The native plugin's entry (what `native/bin/pulumi-resource-cloudcost` runs). */
 export const NATIVE_PLUGIN_ENTRY = join(REPO_ROOT, "native", "dist", "plugin", "main.js");
