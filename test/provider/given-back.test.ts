@@ -49,7 +49,8 @@ async function checkAndCreate(host: ProviderHost): Promise<{ id: string; outputs
 }
 
 async function exists(id: string): Promise<boolean> {
-  return (await Array.fromAsync(api.listAlerts())).some((a) => a.id === id);
+  for await (const a of api.listAlerts()) if (a.id === id) return true;
+  return false;
 }
 
 it("keeps an object a later create was given back when the resource that made it is deleted, and deletes it for its holder", async () => {
@@ -57,8 +58,10 @@ it("keeps an object a later create was given back when the resource that made it
   // The targeted replacement's create, in the next `up`: same URN and inputs, hence the same key.
   const replacement = await inNewProcess(checkAndCreate);
   expect(replacement.id).toBe(made.id);
-  const [record] = await Array.fromAsync(api.listIdempotencyKeys(String(made.outputs.__createKey)));
-  expect(record).toMatchObject({ resourceId: made.id, replayedAt: expect.any(String) });
+  const records = [];
+  for await (const r of api.listIdempotencyKeys(String(made.outputs.__createKey))) records.push(r);
+  expect(records).toHaveLength(1);
+  expect(records[0]).toMatchObject({ resourceId: made.id, replayedAt: expect.any(String) });
 
   // The `up` after the interruption deletes the replaced resource (its outputs are the first create's).
   await inNewProcess((host) => host.delete(alert, made.id, made.outputs));
