@@ -1942,6 +1942,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -2079,6 +2089,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2228,6 +2248,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -2365,6 +2395,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2514,6 +2554,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -2626,6 +2676,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +2833,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -2872,6 +2942,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3099,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3118,6 +3208,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,6 +3365,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3346,6 +3456,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3457,6 +3577,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -3538,6 +3668,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,6 +3783,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,6 +3942,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,6 +4246,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -4249,6 +4419,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +4611,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -4527,6 +4717,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4696,6 +4896,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -4849,6 +5059,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5249,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -5128,6 +5358,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,6 +5510,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
@@ -5380,6 +5630,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,6 +5809,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -5712,6 +5982,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5980,6 +6260,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6116,6 +6406,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which); an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
@@ -6226,6 +6526,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +6705,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -6558,6 +6878,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6826,6 +7156,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -6957,6 +7297,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: an `Idempotency-Key` already used with another request */
             422: {
                 headers: {
@@ -7072,6 +7422,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7173,6 +7533,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7281,6 +7651,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7377,6 +7757,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7538,6 +7928,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7619,6 +8019,16 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,6 +8161,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7858,6 +8278,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limit exceeded; retry after `Retry-After` seconds */
             429: {
                 headers: {
@@ -7912,6 +8342,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
@@ -7976,6 +8416,16 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
             431: {
                 headers: {
@@ -8006,6 +8456,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizationServerMetadata"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
@@ -8078,6 +8538,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
             431: {
                 headers: {
@@ -8121,6 +8591,29 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Pragma: components["headers"]["Pragma"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_request`: more than 30 registrations from this address in a minute; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Pragma: components["headers"]["Pragma"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,6 +8680,16 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
             431: {
                 headers: {
@@ -8247,6 +8750,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large (over 16 KiB); answered before routing, the connection is closed */
