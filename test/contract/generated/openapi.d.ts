@@ -1142,9 +1142,12 @@ export interface components {
         };
         /** @description A Cloud Group as it should be: `name` and `description` as for `POST /groups` (or `PATCH` of an existing one), `members` as for `PUT /groups/{groupId}/members` (field paths in problems are those of the same requests) */
         GroupDraft: {
-            /** @description must not be blank; surrounding whitespace is removed, then 1 to 100 characters remain; unique within the organization, case-insensitively */
+            /** @description must not be blank; surrounding whitespace (JavaScript's `trim`: U+FEFF included) is removed, then 1 to 100 characters (Unicode code points) remain; unique within the organization, case-insensitively */
             name: string;
-            /** @default  */
+            /**
+             * @description at most 500 characters (Unicode code points)
+             * @default
+             */
             description?: string;
             /** @description the member set to set; left out, the members are not changed (and not judged) */
             members?: components["schemas"]["Member"][];
@@ -4130,6 +4133,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -6142,6 +6155,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Semantically invalid: a referenced account is not connected, a referenced Cloud Group does not exist, a group is at its member limit, or a filter names an account that is not connected or a tag key that is not a cost allocation tag of the organization (the problem's `errors` say which) */
             422: {
                 headers: {
@@ -7032,6 +7055,16 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: the `Host` header names a host the sandbox does not answer to (a DNS-rebinding defence); use the address it prints at start-up or its `--public-url` */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
