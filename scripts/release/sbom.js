@@ -6,11 +6,12 @@
  *                         the lockfile; the native SDK's from a lockfile npm resolves for it; the plugin tarballs
  *                         bundle the native workspace's, so theirs is that workspace's
  *   Go                    cyclonedx-gomod (pinned; `go install` into .cache/release/go-tools): `bin` reads the module
- *                         list each provider binary embeds, `mod` the Go SDK's module graph
+ *                         list each provider binary embeds, `mod` each module's graph (resolvedModule: the SDK's
+ *                         with the pulumi SDK the CLI is built from)
  *   Python                cyclonedx-py (cyclonedx-bom, in the release's Python tools): the environment a fresh virtual
  *                         environment becomes when the wheel is installed into it, the SDK and what pip resolved
  */
-const { copyFileSync, existsSync, mkdirSync, rmSync } = require("node:fs");
+const { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } = require("node:fs");
 const { join } = require("node:path");
 const { REPO, run, cleanEnv, log } = require("./common.js");
 const { pythonTools } = require("./python.js");
@@ -38,6 +39,31 @@ function cyclonedxGomod() {
   const bin = join(GO_TOOLS, "cyclonedx-gomod");
   if (!existsSync(bin)) run("go", ["install", CYCLONEDX_GOMOD], { env: cleanEnv({ GOBIN: GO_TOOLS, GOWORK: "off", GOFLAGS: "-mod=mod" }) });
   return bin;
+}
+
+/**
+ * A module folder whose module graph `go list -m all` can read: the Go SDK as gen-sdk writes it has no go.sum, and
+ * its floor (pulumi sdk/v3 v3.269.0) needs a pulumi-cloud-sdk version the module proxy here refuses
+ * (scripts/pulumi-cli/README.md); so a copy of it, on the sdk/v3 release the CLI is built from, tidied. A module
+ * with its go.sum is read in place.
+ */
+function resolvedModule(dir) {
+  if (existsSync(join(dir, "go.sum"))) return dir;
+  const copy = `${dir}-sbom`;
+  cpSync(dir, copy, { recursive: true });
+  const env = cleanEnv({ GOWORK: "off", GOFLAGS: "-mod=mod" });
+  run("go", ["get", `github.com/pulumi/pulumi/sdk/v3@${pinnedPulumiSdk()}`], { cwd: copy, env });
+  run("go", ["mod", "tidy"], { cwd: copy, env });
+  return copy;
+}
+
+/** The sdk/v3 version scripts/pulumi-cli/go.mod pins. */
+function pinnedPulumiSdk() {
+  const pinned = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(
+    readFileSync(join(REPO, "scripts", "pulumi-cli", "go.mod"), "utf8"),
+  )?.[1];
+  if (!pinned) throw new Error("scripts/pulumi-cli/go.mod pins no sdk/v3");
+  return pinned;
 }
 
 /**
@@ -82,7 +108,7 @@ function writeSboms(release) {
     run(gomod, ["bin", "-json", "-output", target(release.providerZip(os, arch)), "-version", `v${version}`, file], { env: goEnv });
   }
   for (const { folder, zip } of release.goModules) {
-    run(gomod, ["mod", "-json", "-output", target(zip.slice(out.length + 1)), join(scratch, folder)], { env: goEnv });
+    run(gomod, ["mod", "-type", "library", "-json", "-output", target(zip.slice(out.length + 1)), resolvedModule(join(scratch, folder))], { env: goEnv });
   }
   log("SBOMs of the Go modules and provider binaries written");
 
