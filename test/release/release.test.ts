@@ -70,15 +70,6 @@ function installLines(name: string, version: string): string[] {
 /** Runs a user's command line in DIR with bash, as typed. */
 const shell = (line: string, dir: string, env: NodeJS.ProcessEnv) => sh("bash", ["-e", "-o", "pipefail", "-c", line], dir, env);
 
-/** The sdk/v3 version scripts/pulumi-cli/go.mod pins. */
-function pinnedSdk(): string {
-  const pinned = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(
-    readFileSync(join(REPO, "scripts", "pulumi-cli", "go.mod"), "utf8"),
-  )?.[1];
-  if (!pinned) throw new Error("scripts/pulumi-cli/go.mod pins no sdk/v3");
-  return pinned;
-}
-
 function gitStatus(): string {
   return spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: REPO, encoding: "utf8" }).stdout;
 }
