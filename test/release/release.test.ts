@@ -446,9 +446,6 @@ function gitStatus(): string {
           GOFLAGS: "-mod=mod -buildvcs=false",
           GOWORK: "off",
         });
-        // The program's own pulumi SDK first, at the release the CLI is built from: the generated go.mod's floor
-        // (v3.269.0) needs a pulumi-cloud-sdk version the module proxy here refuses (scripts/pulumi-cli/README.md).
-        await sh("go", ["get", `github.com/pulumi/pulumi/sdk/v3@${pinnedSdk()}`], user, env);
         for (const line of installLines("go", version)) await shell(line, user, env);
         await sh("go", ["build", "-o", join(root, "go-program"), "."], user, env);
         expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go v${version}`);
