@@ -205,28 +205,28 @@ function gitStatus(): string {
         const genuineKey = { keyId: release.signingKey.keyId, armor: readFileSync(join(out, release.signingKey.file), "utf8") };
         const registry = await startTerraformRegistry(out, version, genuineKey, tls);
         try {
-          // The public registry's host name answered by ours (the CLI configuration's `host` block replaces its
-          // service discovery), so the configuration is the user's, `source = "cloudcost/cloudcost"`, unchanged.
-          const cliConfig = join(root, "tofurc");
-          writeFileSync(
-            cliConfig,
-            `host "registry.opentofu.org" {\n  services = {\n    "providers.v1" = "https://${registry.host}/v1/providers/"\n  }\n}\n`,
-          );
+          // No CLI configuration of the machine's: an empty one, unless a command names another.
+          const emptyConfig = join(root, "tofurc-empty");
+          writeFileSync(emptyConfig, "");
           const env = userEnv({
-            TF_CLI_CONFIG_FILE: cliConfig,
+            TF_CLI_CONFIG_FILE: emptyConfig,
             SSL_CERT_FILE: tls.caFile,
             CHECKPOINT_DISABLE: "1",
             TF_IN_AUTOMATION: "1",
             CLOUDCOST_API_URL: sandbox.baseUrl,
             CLOUDCOST_API_TOKEN: token,
           });
-          const folder = (name: string) => {
+          const quickstart = readFileSync(join(REPO, "examples", "quickstart-terraform", "main.tf"), "utf8");
+          expect(quickstart).toContain('source = "cloudcost/cloudcost"');
+          /** The quickstart in a fresh folder; SOURCE replaces its provider source address. */
+          const folder = (name: string, source = `${registry.host}/cloudcost/cloudcost`) => {
             const dir = join(root, name);
             mkdirSync(dir);
-            writeFileSync(join(dir, "main.tf"), readFileSync(join(REPO, "examples", "quickstart-terraform", "main.tf")));
+            writeFileSync(join(dir, "main.tf"), quickstart.replace('source = "cloudcost/cloudcost"', `source = "${source}"`));
             return dir;
           };
-          const tofuIn = (dir: string, args: string[]) => sh(tofuPath, [...args, "-no-color", "-input=false"], dir, env);
+          const tofuIn = (dir: string, args: string[], extra: Record<string, string> = {}) =>
+            sh(tofuPath, [...args, "-no-color", "-input=false"], dir, { ...env, ...extra });
           const refused = async (dir: string) => {
             const err = await tofuIn(dir, ["init"]).then(
               () => new Error("tofu init succeeded"),
@@ -235,11 +235,28 @@ function gitStatus(): string {
             return err.message;
           };
 
+          // The user's configuration as written (`source = "cloudcost/cloudcost"`), the public registry's host name
+          // answered by ours: the CLI configuration's `host` block stands in for its service discovery.
+          const asWritten = folder("tofu-as-written", "cloudcost/cloudcost");
+          const cliConfig = join(root, "tofurc");
+          writeFileSync(
+            cliConfig,
+            `host "registry.opentofu.org" {\n  services = {\n    "providers.v1" = "https://${registry.host}/v1/providers/"\n  }\n}\n`,
+          );
+          for (const line of installLines("terraform", version)) {
+            await shell(line.replace(/^tofu /, `${tofuPath} `), asWritten, { ...env, TF_CLI_CONFIG_FILE: cliConfig });
+          }
+          expect(readFileSync(join(asWritten, ".terraform.lock.hcl"), "utf8")).toContain(
+            `provider "registry.opentofu.org/cloudcost/cloudcost"`,
+          );
+
+          // Addressed by our registry's own host name: service discovery (/.well-known/terraform.json) first.
+          registry.requests.length = 0;
           const user = folder("tofu-user");
-          for (const line of installLines("terraform", version)) await shell(line.replace(/^tofu /, `${tofuPath} `), user, env);
+          await tofuIn(user, ["init"]);
           const lock = readFileSync(join(user, ".terraform.lock.hcl"), "utf8");
-          expect(lock).toContain(`provider "registry.opentofu.org/cloudcost/cloudcost"`);
-          expect(lock).toContain(`version     = "${version}"`);
+          expect(lock).toContain(`provider "${registry.host}/cloudcost/cloudcost"`);
+          expect(lock).toMatch(new RegExp(`version\\s+= "${version.replaceAll(".", "\\.")}"`));
           // Every zip's hash from the signed SHA256SUMS ("zh:"), which tofu records only after checking the signature.
           const sums = readFileSync(join(out, `terraform-provider-cloudcost_${version}_SHA256SUMS`), "utf8");
           for (const [hash, file] of sums
@@ -272,7 +289,7 @@ function gitStatus(): string {
 
           // A zip changed on the way: its hash is not the one the registry and the signed sums give.
           registry.files.set(zipName, tampered);
-          expect(await refused(folder("tofu-tampered-zip"))).toMatch(/checksum/i);
+          expect(await refused(folder("tofu-tampered-zip"))).toMatch(/archive has incorrect checksum/);
 
           // The zip changed and the sums rewritten to match it: the signature no longer verifies.
           const { createHash } = await import("node:crypto");
@@ -283,7 +300,7 @@ function gitStatus(): string {
               createHash("sha256").update(tampered).digest("hex"),
             );
           registry.files.set(sumsName, Buffer.from(resummed));
-          expect(await refused(folder("tofu-resummed-zip"))).toMatch(/signature|not signed with a valid signing key/i);
+          expect(await refused(folder("tofu-resummed-zip"))).toMatch(/not signed with a valid signing key[^]*invalid signature/);
 
           // The genuine files, but the registry names another key than the one that signed them.
           registry.files.set(zipName, genuineZip);
@@ -301,7 +318,7 @@ function gitStatus(): string {
           const otherArmor = spawnSync("gpg", ["--batch", "--armor", "--export", otherId!], { env: gpgEnv, encoding: "utf8" }).stdout;
           spawnSync("gpgconf", ["--kill", "gpg-agent"], { env: gpgEnv });
           registry.signingKey = { keyId: otherId!, armor: otherArmor };
-          expect(await refused(folder("tofu-other-key"))).toMatch(/not signed with a valid signing key/i);
+          expect(await refused(folder("tofu-other-key"))).toMatch(/not signed with a valid signing key[^]*unknown issuer/);
         } finally {
           await registry.stop();
         }
