@@ -19,8 +19,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { PulumiWorkspace, type RunningSandbox, startSandbox } from "@cloudcost/testkit";
+import { dirname, join, resolve } from "node:path";
+import { PulumiWorkspace, pulumiCliBin, type RunningSandbox, startSandbox } from "@cloudcost/testkit";
 import { startPypiServer } from "../registry/pypiserver";
 import { sh, userEnv, virtualenv } from "../registry/shell";
 import { type LocalRegistry, startRegistry } from "../registry/verdaccio";
@@ -232,7 +232,8 @@ function gitStatus(): string {
               () => new Error("tofu init succeeded"),
               (e: Error) => e,
             );
-            return err.message;
+            // OpenTofu wraps its messages at 80 columns.
+            return err.message.replace(/\s+/g, " ");
           };
 
           // The user's configuration as written (`source = "cloudcost/cloudcost"`), the public registry's host name
@@ -369,7 +370,15 @@ function gitStatus(): string {
         );
         for (const line of installLines("npm", version)) await shell(line, user, env);
         const before = plugins.requests.length;
-        const ws = new PulumiWorkspace({ env: { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" } });
+        // No plugin but the release's: the workspace's own (native/bin, linked into node_modules/.bin, which
+        // `npx jest` puts on the PATH) would be found on the PATH before any download.
+        const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules"));
+        const ws = new PulumiWorkspace({
+          env: {
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+            PATH: [pulumiCliBin(), dirname(process.execPath), ...path].join(":"),
+          },
+        });
         try {
           const stack = await ws.initStack("release", user, [
             { key: "cloudcost:apiUrl", value: sandbox.baseUrl },
@@ -378,6 +387,10 @@ function gitStatus(): string {
           await stack.must(["up", "--yes", "--skip-preview"]);
           expect(plugins.requests.slice(before)).toContain(
             `/releases/v${version}/pulumi-resource-cloudcost-v${version}-linux-amd64.tar.gz`,
+          );
+          const installed = await ws.must(["plugin", "ls", "--json"], user);
+          expect(JSON.parse(installed.stdout)).toEqual(
+            expect.arrayContaining([expect.objectContaining({ name: "cloudcost", kind: "resource", version })]),
           );
           const { CloudCostClient } = await import("@cloudcost/api");
           const names: string[] = [];
