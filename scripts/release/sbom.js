@@ -108,7 +108,9 @@ function writeSboms(release) {
     run(gomod, ["bin", "-json", "-output", target(release.providerZip(os, arch)), "-version", `v${version}`, file], { env: goEnv });
   }
   for (const { folder, zip } of release.goModules) {
-    run(gomod, ["mod", "-type", "library", "-json", "-output", target(zip.slice(out.length + 1)), resolvedModule(join(scratch, folder))], { env: goEnv });
+    run(gomod, ["mod", "-type", "library", "-json", "-output", target(zip.slice(out.length + 1)), resolvedModule(join(scratch, folder))], {
+      env: goEnv,
+    });
   }
   log("SBOMs of the Go modules and provider binaries written");
 
