@@ -1,11 +1,11 @@
 /**
  * The SDKs generated into sdk/ (`npm run sdks`), installed as the README's "The SDKs" says, in two ways.
  *
- * From a clone (what works until they are published): the README's three `sdk-from-checkout` blocks, run exactly as
+ * From a clone (development, or a version not released yet): docs/guide/native-provider.md's three `sdk-from-checkout` blocks, run exactly as
  * printed (CLOUDCOST set to this repository) in an empty folder each, and the SDK used there.
  *
  * Published the way each language publishes, each to a registry of its own on 127.0.0.1, then installed ALONE in an
- * empty folder with the README's "once published" command and loaded, as a user of that language does:
+ * empty folder with the page's registry command and loaded, as a user of that language does:
  *
  *   npm    sdk/nodejs compiled by its package.json's build (tsc into bin/), `npm publish sdk/nodejs` to Verdaccio,
  *          `npm install @cloudcost/pulumi-native` (its @pulumi/pulumi proxied from the registry npm uses)
