@@ -181,8 +181,9 @@ describe("cloudcost-pulumi pending: writing found creates into the state (issue 
       ["b", "alr_b", false],
     ]);
     expect(replaced).toEqual([{ urn: urn("BudgetAlert", "a"), id: "alr_old" }]);
-    // The refresh's Read gets what it needs from the outputs: the provider and the create key.
-    expect(out.deployment.resources![3]!.outputs).toEqual({ name: "a v2" });
+    // The refresh's Read gets what it needs from the outputs: the provider and the create key; and the mark of
+    // the resource that holds the object now (its delete goes ahead: runtime/given-back.ts).
+    expect(out.deployment.resources![3]!.outputs).toEqual({ name: "a v2", __givenBack: true });
   });
 
   it("finishes a delete-before-replace replacement: the new object takes the place of the deleted one", () => {

@@ -1,3 +1,4 @@
+import { GIVEN_BACK } from "../runtime/given-back";
 import type { Recovery } from "./pending";
 import type { StackExport, StateResource } from "./stack-state";
 
@@ -17,7 +18,9 @@ import type { StackExport, StateResource } from "./stack-state";
  * - a delete-before-replace replacement (the old one is `pendingReplacement`: already deleted): the new one
  *   takes its place.
  * The outputs start as the inputs (what the provider's Read needs: `__provider`, the create key); the refresh
- * that follows reads the object and fills them in.
+ * that follows reads the object and fills them in. Each carries the mark of a create given its object back
+ * (runtime/given-back.ts): the resource written here holds the object now — a retry of its create may have been
+ * answered with it before the interruption — so its own delete must go ahead.
  */
 export interface FinishedCreates {
   state: StackExport;
@@ -36,7 +39,7 @@ export function finishCreates(state: StackExport, recovery: Recovery): FinishedC
     const id = found.get(resource.urn);
     if (type !== "creating" || id === undefined) continue;
     found.delete(resource.urn);
-    const made: StateResource = { ...resource, id, outputs: { ...resource.inputs, ...resource.outputs } };
+    const made: StateResource = { ...resource, id, outputs: { ...resource.inputs, ...resource.outputs, [GIVEN_BACK]: true } };
     let at = resources.length;
     const old = resources.findIndex((r) => r.urn === resource.urn && r.delete !== true);
     if (old >= 0 && resources[old]!.pendingReplacement === true) {

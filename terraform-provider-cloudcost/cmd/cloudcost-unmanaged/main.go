@@ -83,7 +83,8 @@ func run(args []string, out io.Writer) error {
 		}
 		s.Values.RootModule.ids(managed)
 	}
-	if *scope == "" {
+	// The workspace is read where the provider reads it (create_key.go): TF_WORKSPACE, else the one selected in -dir.
+	if *dir != "" {
 		if err := os.Chdir(*dir); err != nil {
 			return err
 		}

@@ -369,13 +369,16 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*cloudGroupResource)(nil)
 )
 
-// hintAtALeftover follows a new group's refused name with the way to adopt it when an interrupted apply of this
-// configuration made it: the next apply never recognises that create (create_key.go), so the name is taken.
+// hintAtALeftover follows a new group's refused name with the way to tell whether an interrupted apply of this
+// configuration left the group that holds it (the next apply never recognises that create, create_key.go). The
+// provider sees no state, so the advice goes through cloudcost-unmanaged, which does: a group some address holds
+// (a renamed address without a `moved` block, a replacement) is never listed, so never adopted twice.
 func hintAtALeftover(diags *diag.Diagnostics, err error) {
 	if taken, ok := problemWithFieldCode(err, "duplicate_name"); ok {
-		diags.AddAttributeWarning(path.Root("name"), "Made by an interrupted apply?", taken.Detail+" "+
-			"If an earlier apply of this configuration was interrupted after the service made this group and before the state recorded it, "+
-			"adopt that group instead of renaming this one: `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\") lists "+
-			"what this configuration's creates made that no state holds, each with the import block that adopts it.")
+		diags.AddAttributeWarning(path.Root("name"), "Left by an interrupted apply?", taken.Detail+" "+
+			"Run `cloudcost-unmanaged` (provider README, \"If tofu apply is interrupted\"): it compares the organization with your "+
+			"state. If it lists that group, an interrupted apply of this configuration made it: adopt it with the import block it "+
+			"prints. If it does not, another address or configuration holds the name: for an address you renamed, add a `moved` "+
+			"block; otherwise choose another name.")
 	}
 }

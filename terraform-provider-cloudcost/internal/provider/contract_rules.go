@@ -189,6 +189,8 @@ const periodStartRule = "monthly: the 1st of a month; quarterly: 1 January, Apri
 type stringRule struct {
 	rule        func(string) string
 	description string
+	// secret: the refused value is never quoted (a webhook URL carries its token; diagnostics reach CI logs).
+	secret bool
 }
 
 func (v stringRule) Description(context.Context) string             { return v.description }
@@ -197,13 +199,24 @@ func (v stringRule) ValidateString(_ context.Context, req validator.StringReques
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := v.rule(req.ConfigValue.ValueString()); msg != "" {
+	msg := v.rule(req.ConfigValue.ValueString())
+	switch {
+	case msg == "":
+	case v.secret:
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
+			fmt.Sprintf("Attribute %s %s: %s (the value is a secret, so it is not shown)", req.Path, v.description, msg))
+	default:
 		resp.Diagnostics.Append(validatordiag.InvalidAttributeValueDiagnostic(req.Path, v.description+": "+msg, fmt.Sprintf("%q", req.ConfigValue.ValueString())))
 	}
 }
 
 func checkString(rule func(string) string, description string) validator.String {
 	return stringRule{rule: rule, description: description}
+}
+
+// checkSecretString is checkString for a value that must never appear in a message.
+func checkSecretString(rule func(string) string, description string) validator.String {
+	return stringRule{rule: rule, description: description, secret: true}
 }
 
 type floatRule struct {

@@ -32,8 +32,8 @@ import (
 //   - n: how many creates this process began before this one, so two creates of one apply (two identical
 //     resources among them) never share a key. The values sent are not part of it: a key is never reused, so
 //     the service never sees one key with two bodies.
-//   - scope: create_key_scope (or CLOUDCOST_CREATE_KEY_SCOPE), else the root module's directory and the
-//     selected workspace. It names the configuration, not the create: a fixed prefix, so
+//   - scope: create_key_scope (or CLOUDCOST_CREATE_KEY_SCOPE), else the root module's directory; and the
+//     selected workspace, always. It names the configuration, not the create: a fixed prefix, so
 //     `GET /idempotency-keys?prefix=tf.<H>.` lists every object this configuration's creates made in the last 24
 //     hours, which is how `cloudcost-unmanaged` finds what an interrupted apply left (README, "If tofu apply is
 //     interrupted"). With the workspace in it, one workspace's leftovers never list another's objects.
@@ -47,18 +47,20 @@ type CreateKeys struct {
 	n      atomic.Uint64
 }
 
-// NewCreateKeys returns the key deriver for scope ("" for the working directory and its selected workspace).
+// NewCreateKeys returns the key deriver for scope ("" for the working directory); the selected workspace is
+// part of the prefix either way, so one workspace's leftovers never list another's objects.
 func NewCreateKeys(scope string) (*CreateKeys, error) {
-	if scope == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("create_key_scope is not set and the working directory is unknown (%w); set create_key_scope or CLOUDCOST_CREATE_KEY_SCOPE", err)
-		}
-		if resolved, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = resolved
-		}
-		scope = "dir:" + dir + "\nworkspace:" + selectedWorkspace(dir)
+	dir, err := os.Getwd()
+	if err != nil && scope == "" {
+		return nil, fmt.Errorf("create_key_scope is not set and the working directory is unknown (%w); set create_key_scope or CLOUDCOST_CREATE_KEY_SCOPE", err)
 	}
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
+	if scope == "" {
+		scope = "dir:" + dir
+	}
+	scope += "\nworkspace:" + selectedWorkspace(dir)
 	run := make([]byte, 16)
 	if _, err := rand.Read(run); err != nil {
 		return nil, fmt.Errorf("drawing this run's create-key value: %w", err)

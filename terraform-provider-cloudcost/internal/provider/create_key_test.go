@@ -84,4 +84,11 @@ func TestCreateKeyScopeDefaultsToTheDirectoryAndWorkspace(t *testing.T) {
 	if def, _ := NewCreateKeys(""); def.Prefix() != here.Prefix() {
 		t.Errorf("no selection is the default workspace")
 	}
+
+	// A declared scope keeps the workspace apart too.
+	scopedDefault, _ := NewCreateKeys("payments")
+	t.Setenv("TF_WORKSPACE", "staging")
+	if scopedStaging, _ := NewCreateKeys("payments"); scopedStaging.Prefix() == scopedDefault.Prefix() {
+		t.Errorf("two workspaces under one create_key_scope must not share a prefix")
+	}
 }

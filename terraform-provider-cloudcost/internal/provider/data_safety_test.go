@@ -497,3 +497,63 @@ func TestAccCreateRetriedAfterALostAnswerMakesOneObject(t *testing.T) {
 	d.planIsEmpty(t)
 	d.mustRun(t, "destroy", "-auto-approve")
 }
+
+// A group's address renamed without a `moved` block: the new address's create is refused at plan (the name is
+// the old address's group's), and the warning's way out never adopts a group some address holds: it sends the
+// user to cloudcost-unmanaged, which compares with the state and lists nothing here, and names the `moved` block.
+func TestAccRenamedGroupIsNeverAdvisedIntoASecondAddress(t *testing.T) {
+	acceptance(t)
+	group := func(address string) string {
+		return fmt.Sprintf("resource \"cloudcost_cloud_group\" %q {\n  name = \"tfds-renamed-group\"\n}\n", address)
+	}
+	d := newTofuDir(t, group("g1"))
+	d.mustRun(t, "apply", "-auto-approve")
+	held := d.managed(t)["cloudcost_cloud_group.g1"]
+	d.write(t, group("g2"))
+	out, code := d.run(t, "apply", "-auto-approve")
+	flat := strings.Join(strings.Fields(out), " ")
+	if code == 0 || !strings.Contains(flat, "already exists ("+held+")") || !strings.Contains(flat, "cloudcost-unmanaged") ||
+		!strings.Contains(flat, "`moved` block") {
+		t.Errorf("the rename must stop at plan, naming the group and both ways out (exit %d):\n%s", code, out)
+	}
+	if listed := d.unmanaged(t); strings.Contains(listed, held) {
+		t.Errorf("cloudcost-unmanaged must not list a group the state holds (%s):\n%s", held, listed)
+	}
+	if !exists(t, held) || d.managed(t)["cloudcost_cloud_group.g1"] != held {
+		t.Errorf("the refused rename must leave g1 and its group as they were")
+	}
+	d.write(t, group("g2")+"moved {\n  from = cloudcost_cloud_group.g1\n  to   = cloudcost_cloud_group.g2\n}\n")
+	d.mustRun(t, "apply", "-auto-approve")
+	if got := d.managed(t)["cloudcost_cloud_group.g2"]; got != held {
+		t.Errorf("with the moved block g2 holds the same group: %s, want %s", got, held)
+	}
+	d.mustRun(t, "destroy", "-auto-approve")
+}
+
+// A webhook URL the provider refuses at plan is never quoted: not in the diagnostic, not in a TRACE log (a
+// typo such as http for https would otherwise put the URL's token into CI logs).
+func TestAccRefusedWebhookURLIsNeverPrinted(t *testing.T) {
+	acceptance(t)
+	const secret = "http://hooks.example.com/TOKEN-tfds-refused-url"
+	d := newTofuDir(t, `
+variable "hook" {
+  type      = string
+  ephemeral = true
+}
+`+alertConfig("a", "tfds-refused-url", "  webhook_url_wo = var.hook\n"))
+	logPath := filepath.Join(t.TempDir(), "trace.log")
+	d.env = append(d.env, "TF_VAR_hook="+secret, "TF_LOG=TRACE", "TF_LOG_PATH="+logPath)
+	out, code := d.run(t, "plan")
+	if code == 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "must be an https URL") {
+		t.Fatalf("an http webhook URL to a host that is not this machine must be refused (exit %d):\n%s", code, out)
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for where, text := range map[string]string{"the plan's output": out, "the TRACE log": string(log)} {
+		if strings.Contains(text, "TOKEN-tfds-refused-url") {
+			t.Errorf("%s quotes the refused webhook URL", where)
+		}
+	}
+}

@@ -197,7 +197,7 @@ func TestAccPlanShowsTheServiceRulesOfCreates(t *testing.T) {
 		d := newTofuDir(t, fmt.Sprintf("resource \"cloudcost_cloud_group\" \"g\" {\n  name = %q\n}\n", taken))
 		msg := serviceMessage(t, "POST", "/groups", map[string]any{"name": taken}, "body.name")
 		planRefused(t, d, 1, onAttribute("Could not create the Cloud Group", "cloudcost_cloud_group.g", "name", msg),
-			regexp.MustCompile(`(?s)Warning: Made by an interrupted apply\?.*?cloudcost-unmanaged`))
+			regexp.MustCompile(`(?s)Warning: Left by an interrupted apply\?.*?cloudcost-unmanaged`))
 	})
 	t.Run("cloud group member not connected", func(t *testing.T) {
 		d := newTofuDir(t, "resource \"cloudcost_cloud_group\" \"g\" {\n  name = \"tfacc-plan-new\"\n  aws_account_ids = [\""+notConnected+"\"]\n}\n")

@@ -96,8 +96,9 @@ func (p *cloudcostProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional: true,
 				Description: "The name of this configuration in the prefix of its create keys, by which cloudcost-unmanaged lists what " +
 					"an interrupted apply left (see the README, \"If tofu apply is interrupted\"); default: the root module's directory and " +
-					"the selected workspace. Set it when a retry may run from another directory (a CI job checking out to a fresh path). " +
-					"It never makes two creates share an object. When not set: the CLOUDCOST_CREATE_KEY_SCOPE environment variable.",
+					"the selected workspace (the workspace is part of the prefix either way). Set it when a retry may run from another directory " +
+					"(a CI job checking out to a fresh path); never give two configurations applied side by side the same scope. It never makes " +
+					"two creates share an object. When not set: the CLOUDCOST_CREATE_KEY_SCOPE environment variable.",
 			},
 		},
 	}
