@@ -21,7 +21,8 @@ describe("against the sandbox", () => {
   it("logs each page of a listing with its query and number, and a replayed create as a replay", async () => {
     const log = logged();
     const client = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: await sandbox.token() }, requestLog: log.requestLog });
-    for (const name of ["Logged 1", "Logged 2", "Logged 3"]) await client.createGroup({ name }, { idempotencyKey: `log-${name.replace(" ", "-")}` });
+    for (const name of ["Logged 1", "Logged 2", "Logged 3"])
+      await client.createGroup({ name }, { idempotencyKey: `log-${name.replace(" ", "-")}` });
     await client.createGroup({ name: "Logged 1" }, { idempotencyKey: "log-Logged-1" });
     const listed = [];
     for await (const group of client.listGroups(2)) listed.push(group);

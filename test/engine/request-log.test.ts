@@ -11,7 +11,14 @@ import { join } from "node:path";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
-import { PulumiWorkspace, startSandbox, type ConfigValue, type PulumiResult, type PulumiStack, type RunningSandbox } from "@cloudcost/testkit";
+import {
+  PulumiWorkspace,
+  startSandbox,
+  type ConfigValue,
+  type PulumiResult,
+  type PulumiStack,
+  type RunningSandbox,
+} from "@cloudcost/testkit";
 import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 import { copyProgram, FIXTURES, REPO } from "./support";
 
@@ -83,14 +90,31 @@ async function logged(what: string, run: () => Promise<PulumiResult>): Promise<s
     for (const field of ["method", "path", "status", "request_id", "attempt", "retry", "replay"])
       expect([what, field, line[field] !== undefined]).toEqual([what, field, true]);
   expect(seen.length).toBeGreaterThan(0);
+  // Debug severity: the display of a run without --debug shows none of it.
+  expect([what, result.stdout.includes("cloudcost API request")]).toEqual([what, false]);
   expect([what, tally(lines.map((l) => ({ method: l.method!, path: l.path!, status: l.status! })))]).toEqual([what, tally(seen)]);
   return output;
+}
+
+/** `pulumi preview --debug`: the display shows the lines (as `debug:` messages), one per request. */
+async function withDebug(stack: PulumiStack): Promise<string> {
+  const mark = proxy.seen.length;
+  const result = await stack.run(["preview", "--debug"]);
+  expect([result.code, result.stderr]).toEqual([0, ""]);
+  const shown = result.stdout.split("\n").filter((line) => /^\s*debug: cloudcost API request: /.test(line));
+  expect(proxy.since(mark).length).toBeGreaterThan(0);
+  expect(shown).toHaveLength(proxy.since(mark).length);
+  return result.stdout;
 }
 
 /** `pulumi up` and `pulumi destroy` of the stack, each logged; every secret is looked for in all they printed and in the state. */
 async function upAndDestroy(stack: PulumiStack, secrets: Record<string, string>): Promise<void> {
   const printed = [await logged("pulumi up", () => stack.up(LOG_FLAGS))];
   printed.push(JSON.stringify(await stack.exportState()));
+  printed.push(await withDebug(stack));
+  // The run did handle them: the state holds them, encrypted.
+  const decrypted = JSON.stringify(await stack.exportState({ showSecrets: true }));
+  for (const handled of [ALERT_HOOK, REPORT_HOOK, signingSecret]) expect(decrypted).toContain(handled);
   printed.push(await logged("pulumi destroy", () => stack.destroy(LOG_FLAGS)));
   // Issued by the token endpoint during the run, so known only now.
   proxy.seen
@@ -111,7 +135,12 @@ test("the dynamic door (API token): every request is one debug line of the engin
     { key: "cloudcost:apiToken", value: token, secret: true },
     ...HOOKS.map((h) => ({ ...h, key: `cloudcost-engine-request-log:${h.key}` })),
   ]);
-  await upAndDestroy(stack, { "API token": token, "alert webhook URL": ALERT_HOOK, "report webhook URL": REPORT_HOOK, "signing secret": signingSecret });
+  await upAndDestroy(stack, {
+    "API token": token,
+    "alert webhook URL": ALERT_HOOK,
+    "report webhook URL": REPORT_HOOK,
+    "signing secret": signingSecret,
+  });
 });
 
 test("the native plugin (client credentials): every request is one debug line of the engine's log, and no secret is printed or stored", async () => {

@@ -139,7 +139,16 @@ function logAttempt(log: RequestLog, req: HttpRequest, response: HttpResponse, a
 function logFailedAttempt(log: RequestLog, req: HttpRequest, err: unknown, attempt: number, retryInMs: number | undefined): void {
   // The code (ECONNREFUSED) or name (TimeoutError) only: a message may quote more than the log should hold.
   const { name, code } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; code?: unknown };
-  log({ ...pathAndQuery(req.path), method: req.method, status: 0, attempt, retryInMs, replay: false, page: req.page, error: String(code ?? name ?? "Error") });
+  log({
+    ...pathAndQuery(req.path),
+    method: req.method,
+    status: 0,
+    attempt,
+    retryInMs,
+    replay: false,
+    page: req.page,
+    error: String(code ?? name ?? "Error"),
+  });
 }
 
 function pathAndQuery(path: string): { path: string; query?: string } {
