@@ -1,13 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { CloudCostClient } from "@cloudcost/api";
-import { clientFor } from "./runtime/clients";
+import { requestLogLine, type CloudCostClient } from "@cloudcost/api";
+import { clientFor, logRequestsTo } from "./runtime/clients";
+
+let logging = false;
 
 /**
  * The client of the functions a Pulumi program calls (cost reads, the signing secret): they run in the
  * program process and are never serialized. Settings come from the `cloudcost` stack config with
- * `CLOUDCOST_*` environment fallbacks, as for the resources.
+ * `CLOUDCOST_*` environment fallbacks, as for the resources. Its requests are logged at debug level through
+ * `pulumi.log`, which in a program reaches the engine (the provider host logs its own, runtime/engine-log).
  */
 export function programClient(): CloudCostClient {
+  if (!logging) {
+    logging = true;
+    logRequestsTo((entry) => void pulumi.log.debug(requestLogLine(entry)));
+  }
   const config = new pulumi.Config("cloudcost");
   return clientFor((key) => config.get(key));
 }

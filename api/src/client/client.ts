@@ -30,6 +30,7 @@ import { ApiError } from "./api-error";
 import { parseJson } from "./json";
 import { errorFromResponse } from "./problem";
 import { RatePacer } from "./rate-pacer";
+import type { RequestLog } from "./request-log";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./token-source";
 import { headerValue, newIdempotencyKey, send, type RequestEvent, type TransportOptions } from "./transport";
@@ -46,6 +47,8 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** Observer of every HTTP attempt (including token requests); used to count requests. */
   onRequest?: (e: RequestEvent) => void;
+  /** Receives one entry per HTTP attempt (token requests too) for a log: method, path, query, status, request id… never headers or bodies (./request-log). */
+  requestLog?: RequestLog;
   /**
    * Where `baseUrl` came from, e.g. `cloudcost:apiUrl`: a failure that is the URL's fault (nothing answers
    * there, or not the API) names it with the URL and what answered (./api-location).
@@ -80,6 +83,8 @@ interface UntypedInput extends CreateOptions {
   params?: Record<string, string>;
   query?: QueryValues;
   body?: unknown;
+  /** Which page of a listing the call fetches (1 for the first), for the request log. */
+  page?: number;
 }
 
 /**
@@ -131,6 +136,7 @@ export class CloudCostClient {
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: { ...DEFAULT_RETRY, ...opts.retry },
       onRequest: opts.onRequest,
+      requestLog: opts.requestLog,
     };
     this.apiTransport = { ...this.transport, pacer: new RatePacer() };
     this.tokens =
@@ -163,8 +169,9 @@ export class CloudCostClient {
     filter: Record<string, string | undefined> = {},
   ): AsyncGenerator<ItemOf<Id>> {
     let cursor: string | undefined;
+    let n = 0;
     do {
-      const page = (await this.invoke(routeById(operationId), { query: { ...filter, limit: pageSize, cursor } })) as {
+      const page = (await this.invoke(routeById(operationId), { query: { ...filter, limit: pageSize, cursor }, page: ++n })) as {
         items: ItemOf<Id>[];
         nextCursor?: string | null;
       };
@@ -195,6 +202,7 @@ export class CloudCostClient {
       body: input.body === undefined ? undefined : JSON.stringify(input.body),
       idempotent,
       operation,
+      page: input.page,
     };
 
     const sent = (token: string) =>

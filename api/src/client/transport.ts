@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ApiError } from "./api-error";
 import { dispatcherFor } from "./pools";
 import type { RatePacer } from "./rate-pacer";
+import type { RequestLog } from "./request-log";
 import {
   backoffDelay,
   exceedsBodyLimit,
@@ -23,6 +24,8 @@ export interface HttpRequest {
   idempotent: boolean;
   /** `METHOD path` for errors and events. */
   operation: string;
+  /** Which page of a listing this request fetches (1 for the first), for the request log. */
+  page?: number;
 }
 
 export interface HttpResponse {
@@ -47,6 +50,8 @@ export interface TransportOptions {
   onRequest?: (e: RequestEvent) => void;
   /** Paces requests by the server's RateLimit-* headers (one per identity); none for the token endpoint. */
   pacer?: RatePacer;
+  /** Receives one entry per attempt (./request-log); when absent nothing is built for it. */
+  requestLog?: RequestLog;
 }
 
 export function headerValue(h: HttpResponse["headers"], name: string): string | undefined {
@@ -103,16 +108,52 @@ export async function send(req: HttpRequest, opts: TransportOptions): Promise<{ 
       opts.pacer?.release(0, () => undefined);
       opts.onRequest?.({ operation: req.operation, method: req.method, status: 0, attempt });
       const retry = req.idempotent && isTransientNetworkError(err) && !exceedsBodyLimit(req.body) && attempt < opts.retry.maxAttempts;
-      if (!retry) throw networkError(req, err, attempt);
-      await sleep(backoffDelay(attempt, opts.retry));
+      const delay = retry ? backoffDelay(attempt, opts.retry) : undefined;
+      if (opts.requestLog) logFailedAttempt(opts.requestLog, req, err, attempt, delay);
+      if (delay === undefined) throw networkError(req, err, attempt);
+      await sleep(delay);
       continue;
     }
     opts.pacer?.release(response.status, (name) => headerValue(response.headers, name));
     opts.onRequest?.({ operation: req.operation, method: req.method, status: response.status, attempt });
     const delay = retryDelay(req, response, attempt, opts.retry, opts.pacer !== undefined);
+    if (opts.requestLog) logAttempt(opts.requestLog, req, response, attempt, delay);
     if (delay === undefined) return { response, attempts: attempt };
     await sleep(delay);
   }
+}
+
+function logAttempt(log: RequestLog, req: HttpRequest, response: HttpResponse, attempt: number, retryInMs: number | undefined): void {
+  log({
+    ...pathAndQuery(req.path),
+    method: req.method,
+    status: response.status,
+    requestId: headerValue(response.headers, "x-request-id"),
+    attempt,
+    retryInMs,
+    replay: headerValue(response.headers, "idempotent-replayed") === "true",
+    page: req.page,
+  });
+}
+
+function logFailedAttempt(log: RequestLog, req: HttpRequest, err: unknown, attempt: number, retryInMs: number | undefined): void {
+  // The code (ECONNREFUSED) or name (TimeoutError) only: a message may quote more than the log should hold.
+  const { name, code } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; code?: unknown };
+  log({
+    ...pathAndQuery(req.path),
+    method: req.method,
+    status: 0,
+    attempt,
+    retryInMs,
+    replay: false,
+    page: req.page,
+    error: String(code ?? name ?? "Error"),
+  });
+}
+
+function pathAndQuery(path: string): { path: string; query?: string } {
+  const at = path.indexOf("?");
+  return at < 0 ? { path } : { path: path.slice(0, at), query: path.slice(at + 1) };
 }
 
 /** How long to wait before the next attempt, or undefined to stop and hand back `response`. */

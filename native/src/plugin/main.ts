@@ -1,5 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { engineAddressOf, engineRequestLog, logRequestsTo } from "@cloudcost/pulumi/runtime";
 import { PLUGIN_VERSION } from "../version";
 import { providerService } from "./provider-service";
 import { loadSchema } from "./schema-file";
@@ -7,9 +8,12 @@ import { loadSchema } from "./schema-file";
 /*
  * `pulumi-resource-cloudcost`: the engine starts it with the engine's address as its argument, reads the
  * port it prints on stdout, then talks gRPC (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go). It
- * serves until the engine closes its stdin or kills it.
+ * serves until the engine closes its stdin or kills it. Every request to the service is logged to that engine
+ * at debug level (issue 38, @cloudcost/pulumi/runtime engine-log).
  */
 async function main(): Promise<void> {
+  const engine = engineAddressOf(process.argv.slice(2));
+  if (engine !== undefined) logRequestsTo(engineRequestLog(engine));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(ResourceProviderService, providerService(PLUGIN_VERSION, loadSchema()));
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CloudCostClient } from "@cloudcost/api";
+import { CloudCostClient, type RequestLog } from "@cloudcost/api";
 import type { ConfigLookup } from "./settings";
 import { resolveSettings } from "./settings";
 
@@ -8,6 +8,17 @@ const clients = new Map<string, CloudCostClient>();
 
 let stackConfig: ConfigLookup = () => undefined;
 let current: CloudCostClient | undefined;
+let requestLog: RequestLog | undefined;
+
+/**
+ * Where the clients made from now on log each request (./engine-log); set once, when the door learns where
+ * its log goes, before its first call. Clients made earlier are dropped so that none goes unlogged.
+ */
+export function logRequestsTo(log: RequestLog): void {
+  requestLog = log;
+  clients.clear();
+  current = undefined;
+}
 
 /** Remembers the stack config the dynamic-provider host hands to `configure`. */
 export function useStackConfig(config: ConfigLookup): void {
@@ -22,7 +33,7 @@ export function clientFor(config: ConfigLookup): CloudCostClient {
   const key = createHash("sha256").update(JSON.stringify(settings)).digest("hex");
   let client = clients.get(key);
   if (!client) {
-    client = new CloudCostClient({ baseUrl: settings.apiUrl, auth: settings.auth, baseUrlSetting: settings.apiUrlSetting });
+    client = new CloudCostClient({ baseUrl: settings.apiUrl, auth: settings.auth, baseUrlSetting: settings.apiUrlSetting, requestLog });
     clients.set(key, client);
   }
   return client;

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { ApiError, z } from "@cloudcost/api";
 import type * as pulumi from "@pulumi/pulumi";
-import { currentClient, useStackConfig } from "./clients";
+import { currentClient, logRequestsTo, useStackConfig } from "./clients";
+import { engineAddressOf, engineRequestLog } from "./engine-log";
 import { checkedApiUrl, type ConfigLookup } from "./settings";
 import { failuresFrom } from "./failures";
 import { ORGANIZATION_KEY, organizationOf } from "./organization";
@@ -17,8 +18,12 @@ import { serviceFailures } from "./service-check";
 /** The runtime half of a dynamic provider: what the tiny serialized provider delegates to. */
 export type Handlers = Required<pulumi.dynamic.ResourceProvider>;
 
-/** `configure` of every resource kind: remembers the stack config; credentials are resolved per call. */
+/**
+ * `configure` of every resource kind: remembers the stack config; credentials are resolved per call. It runs
+ * in the dynamic-provider host, whose arguments end with the engine's address: the request log goes there.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  logToEngineOnce();
   configureFrom((key: string): string | undefined => {
     try {
       return req.config.get(`cloudcost:${key}`);
@@ -27,6 +32,20 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
       return undefined;
     }
   });
+}
+
+let loggingToEngine = false;
+
+/** The script of @pulumi/pulumi's dynamic-provider host (`node …/cmd/dynamic-provider/index.js <flags> <engine>`). */
+const DYNAMIC_PROVIDER_HOST = /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/;
+
+function logToEngineOnce(): void {
+  if (loggingToEngine) return;
+  loggingToEngine = true;
+  // Anywhere else (a test calling the handlers in its own process) the arguments are not the engine's.
+  if (!DYNAMIC_PROVIDER_HOST.test(process.argv[1] ?? "")) return;
+  const address = engineAddressOf(process.argv.slice(2));
+  if (address !== undefined) logRequestsTo(engineRequestLog(address));
 }
 
 /**
