@@ -112,7 +112,8 @@ func run(args []string, out io.Writer) error {
 	for _, r := range records {
 		if r.ResourceID != nil && !managed[*r.ResourceID] {
 			found++
-			fmt.Fprintf(out, "  %s  %s  (created %s)\n%s", typeOf(*r.ResourceID), *r.ResourceID, r.CreatedAt, importBlock(*r.ResourceID))
+			fmt.Fprintf(out, "  %s  %s  %q  (created %s)\n%s", typeOf(*r.ResourceID), *r.ResourceID, nameOf(ctx, c, *r.ResourceID), r.CreatedAt,
+				importBlock(*r.ResourceID))
 		}
 	}
 	if found == 0 {
@@ -151,6 +152,33 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// nameOf is the object's name, so that a leftover can be matched to the address that should hold it.
+func nameOf(ctx context.Context, c *client.Client, id string) string {
+	var name string
+	var err error
+	switch typeOf(id) {
+	case "cloudcost_cloud_group":
+		var g *client.CloudGroup
+		if g, err = c.GetGroup(ctx, id); err == nil {
+			name = g.Name
+		}
+	case "cloudcost_budget_alert":
+		var a *client.BudgetAlert
+		if a, err = c.GetAlert(ctx, id); err == nil {
+			name = a.Name
+		}
+	case "cloudcost_scheduled_report":
+		var r *client.ScheduledReport
+		if r, err = c.GetReport(ctx, id); err == nil {
+			name = r.Name
+		}
+	}
+	if err != nil {
+		return "(name not read: " + err.Error() + ")"
+	}
+	return name
 }
 
 func typeOf(id string) string {

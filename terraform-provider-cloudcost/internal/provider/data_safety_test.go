@@ -421,9 +421,9 @@ func TestAccInterruptedAlertCreateLeavesALeftoverThatIsListed(t *testing.T) {
 		t.Fatalf("the retry makes its own alert: leftover %v, state %v, service %v", leftover, state, live(t, name))
 	}
 	listed := d.unmanaged(t)
-	if !strings.Contains(listed, "cloudcost_budget_alert  "+leftover[0]) || !strings.Contains(listed, `id = "`+leftover[0]+`"`) ||
+	if !strings.Contains(listed, "cloudcost_budget_alert  "+leftover[0]+`  "`+name+`"`) || !strings.Contains(listed, `id = "`+leftover[0]+`"`) ||
 		strings.Contains(listed, state["cloudcost_budget_alert.a"]) {
-		t.Errorf("cloudcost-unmanaged should list the leftover %s with its import block, and not the state's alert:\n%s", leftover[0], listed)
+		t.Errorf("cloudcost-unmanaged should list the leftover %s with its name and import block, and not the state's alert:\n%s", leftover[0], listed)
 	}
 	d.planIsEmpty(t)
 	d.mustRun(t, "destroy", "-auto-approve")
