@@ -91,6 +91,12 @@ function providerCpu(cpuDir: string, what: string): number {
   return cpu.provider;
 }
 
+/**
+ * A hang guard, not a measurement (testkit's default, 5 min, is for tests): `pulumi up` of 1,000 resources on a
+ * loaded 2-core machine takes longer, the CLI rewriting its checkpoint after every step (see "Area `engine`").
+ */
+const COMMAND_TIMEOUT_MS = 30 * 60_000;
+
 /** A door through the Pulumi CLI: the bench program in a stack with the door's `provider` mode. */
 function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = ""): Door {
   return {
@@ -109,7 +115,10 @@ function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = "")
       return {
         async run(command) {
           takeCpu(ctx.cpuDir);
-          const result = command === "plan" ? await stack.run(["preview", "--expect-no-changes"]) : await stack[command]();
+          const result =
+            command === "plan"
+              ? await stack.run(["preview", "--expect-no-changes"], { timeoutMs: COMMAND_TIMEOUT_MS })
+              : await stack[command]([], { timeoutMs: COMMAND_TIMEOUT_MS });
           if (result.code !== 0)
             throw new Error(`pulumi ${command} of ${stack.name} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
           return { providerCpuMs: providerCpu(ctx.cpuDir, `pulumi ${command} of ${stack.name}`) };
