@@ -18,7 +18,8 @@ module.exports = {
   // `npm run bench`. Generous, so a machine under load is slow, not failing.
   testTimeout: 300_000,
   // A harness child that dies by a signal nobody sent (SIGABRT, SIGSEGV) fails the test (testkit/src/child-process.ts).
-  setupFilesAfterEnv: ["<rootDir>/test/setup/fail-on-signal-deaths.ts"],
+  // With CLOUDCOST_TEST_TIMES set (CI), each file's wall and CPU seconds (test/file-times-reporter.js).
+  setupFilesAfterEnv: ["<rootDir>/test/setup/fail-on-signal-deaths.ts", "<rootDir>/test/setup/file-cpu-start.ts"],
   maxWorkers: 2,
-  reporters: ["default", "<rootDir>/test/summary-reporter.js"],
+  reporters: ["default", "<rootDir>/test/summary-reporter.js", "<rootDir>/test/file-times-reporter.js"],
 };

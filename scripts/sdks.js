@@ -18,16 +18,20 @@ const { addEntryPoints } = require("./sdk-nodejs-manifest.js");
 const REPO = join(__dirname, "..");
 const LANGUAGES = ["nodejs", "python", "go"];
 
-const bin = ensurePulumiCli();
-const home = mkdtempSync(join(tmpdir(), "cloudcost-sdks-home-"));
-try {
-  for (const language of LANGUAGES) {
-    const result = spawnSync(
-      "pulumi",
-      ["package", "gen-sdk", join(REPO, "native", "schema.json"), "--language", language, "--out", join(REPO, "sdk"), "--non-interactive"],
-      {
+/**
+ * Writes the three SDKs of SCHEMA (a package schema file) into OUT (sdk/ by default; the release writes them into
+ * its staging folder from the schema it cuts: scripts/release/pulumi-plugin.js). Returns false when gen-sdk failed.
+ * @param {{ schema?: string, out?: string, stdio?: "inherit" | "pipe" }} [options]
+ */
+function generateSdks({ schema = join(REPO, "native", "schema.json"), out = join(REPO, "sdk"), stdio = "inherit" } = {}) {
+  const bin = ensurePulumiCli();
+  const home = mkdtempSync(join(tmpdir(), "cloudcost-sdks-home-"));
+  try {
+    for (const language of LANGUAGES) {
+      const result = spawnSync("pulumi", ["package", "gen-sdk", schema, "--language", language, "--out", out, "--non-interactive"], {
         cwd: REPO,
-        stdio: "inherit",
+        stdio,
+        encoding: "utf8",
         env: {
           ...process.env,
           PATH: `${bin}${delimiter}${process.env.PATH}`,
@@ -36,15 +40,21 @@ try {
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
           PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
         },
-      },
-    );
-    if (result.status !== 0) {
-      console.error(`scripts/sdks.js: pulumi package gen-sdk --language ${language} failed`);
-      process.exitCode = 1;
-      break;
+      });
+      if (result.status !== 0) {
+        console.error(
+          `scripts/sdks.js: pulumi package gen-sdk --language ${language} failed${stdio === "pipe" ? `:\n${result.stdout}${result.stderr}` : ""}`,
+        );
+        return false;
+      }
+      if (language === "nodejs") addEntryPoints(join(out, "nodejs", "package.json"));
     }
-    if (language === "nodejs") addEntryPoints(join(REPO, "sdk", "nodejs", "package.json"));
+    return true;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
-} finally {
-  rmSync(home, { recursive: true, force: true });
 }
+
+module.exports = { generateSdks };
+
+if (require.main === module && !generateSdks()) process.exitCode = 1;

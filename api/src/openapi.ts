@@ -3,6 +3,7 @@ import {
   AuthorizationCodeRequest,
   AuthorizationRequest,
   AuthorizationServerMetadata,
+  CLIENT_REGISTRATIONS_PER_MINUTE,
   ClientCredentialsRequest,
   ClientRegistrationRequest,
   ClientRegistrationResponse,
@@ -14,6 +15,7 @@ import {
 } from "./contract/oauth";
 import { IdempotencyKey, Problem } from "./contract/common";
 import { RESPONSE_HEADERS, type ResponseHeaderName } from "./contract/response-headers";
+import { SERVER_ANSWERS, type ServerAnswer } from "./contract/server-answers";
 import { API_BASE_PATH, Route, routes } from "./contract/routes";
 import { z } from "./contract/zod";
 
@@ -51,14 +53,18 @@ const problem: Content = { "application/problem+json": { schema: Problem } };
 const API: readonly ResponseHeaderName[] = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
 /**
- * 431 comes from the HTTP server before any route is chosen (request headers over 16 KiB), so every
- * operation of every document can answer it; the sandbox's `clientErrorHandler` sends it as a problem.
+ * What every operation of every document can answer (api/src/contract/server-answers.ts), as problems carrying
+ * only `X-Request-Id`: they are given before any part of the server adds its own headers.
  */
-const HEADERS_TOO_LARGE = withHeaders(
-  "Request headers too large (over 16 KiB); answered before routing, the connection is closed",
-  ["X-Request-Id"],
-  problem,
-);
+const SERVER_RESPONSES: Record<ServerAnswer, Response> = Object.fromEntries(
+  Object.entries(SERVER_ANSWERS).map(([status, description]) => [status, withHeaders(description, ["X-Request-Id"], problem)]),
+) as Record<ServerAnswer, Response>;
+
+type PathConfig = Parameters<OpenAPIRegistry["registerPath"]>[0];
+/** Registers one operation with the server-wide answers added to its own: the one way operations are registered. */
+function registerOperation(registry: OpenAPIRegistry, config: PathConfig): void {
+  registry.registerPath({ ...config, responses: { ...config.responses, ...SERVER_RESPONSES } as never });
+}
 
 /** Methods whose request body fastify reads: a body that is not JSON is a 415, one over 1 MiB a 413, also where no body is expected. */
 const readsBody = (route: Route): boolean => route.method !== "GET";
@@ -123,7 +129,6 @@ function errorResponses(route: Route): Record<number, Response> {
     out[422] = withHeaders(`Semantically invalid: ${reasons.join("; ")}`, API, problem);
   }
   out[429] = withHeaders("Rate limit exceeded; retry after `Retry-After` seconds", [...API, "Retry-After"], problem);
-  out[431] = HEADERS_TOO_LARGE;
   out[503] = withHeaders(
     "Temporarily unavailable; nothing was changed, retry after `Retry-After` seconds (the sandbox answers it under `serve --faults`)",
     ["X-Request-Id", "Retry-After"],
@@ -161,7 +166,7 @@ function requestHeaders(route: Route): z.ZodObject | undefined {
 
 function registerApiRoute(registry: OpenAPIRegistry, route: Route): void {
   const headerSchema = requestHeaders(route);
-  registry.registerPath({
+  registerOperation(registry, {
     method: route.method.toLowerCase() as "get",
     path: route.path,
     operationId: route.operationId,
@@ -181,7 +186,7 @@ function registerApiRoute(registry: OpenAPIRegistry, route: Route): void {
 
 /** The document itself, at `{base_url}/openapi.json`: public and not rate limited. */
 function registerDocumentRoute(registry: OpenAPIRegistry): void {
-  registry.registerPath({
+  registerOperation(registry, {
     method: "get",
     path: "/openapi.json",
     operationId: "getOpenApiDocument",
@@ -190,7 +195,6 @@ function registerDocumentRoute(registry: OpenAPIRegistry): void {
     security: [],
     responses: {
       200: withHeaders("The OpenAPI 3.1 document", ["X-Request-Id"], { "application/json": { schema: { type: "object" } } }),
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
 }
@@ -221,7 +225,7 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     description:
       "OAuth client authentication (RFC 6749 §2.3.1): the client ID and secret, form-urlencoded, as user and password. The form's `client_id` and `client_secret` work too.",
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...clientAuth,
     method: "post",
     path: "/oauth/token",
@@ -234,10 +238,9 @@ function registerOAuth(registry: OpenAPIRegistry): void {
       200: withHeaders("RFC 6749 §5.1 access token response", OAUTH_NO_STORE, { "application/json": { schema: TokenResponse } }),
       400: oauthError("RFC 6749 §5.2 error (a body that is not a form is `invalid_request`)"),
       401: invalidClient,
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...common,
     method: "get",
     path: "/.well-known/oauth-authorization-server",
@@ -247,10 +250,9 @@ function registerOAuth(registry: OpenAPIRegistry): void {
       200: withHeaders("server metadata", ["X-Request-Id", "Cache-Control"], {
         "application/json": { schema: AuthorizationServerMetadata },
       }),
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...common,
     method: "get",
     path: "/oauth/authorize",
@@ -272,10 +274,9 @@ function registerOAuth(registry: OpenAPIRegistry): void {
         PAGE,
         html,
       ),
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...common,
     method: "post",
     path: "/oauth/register",
@@ -285,10 +286,13 @@ function registerOAuth(registry: OpenAPIRegistry): void {
     responses: {
       201: withHeaders("registered", OAUTH_NO_STORE, { "application/json": { schema: ClientRegistrationResponse } }),
       400: oauthError("`invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 §3.2.2)"),
-      431: HEADERS_TOO_LARGE,
+      429: oauthError(
+        `\`invalid_request\`: more than ${CLIENT_REGISTRATIONS_PER_MINUTE} registrations from this address in a minute; retry after \`Retry-After\` seconds`,
+        ["Retry-After"],
+      ),
     } as never,
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...clientAuth,
     method: "post",
     path: "/oauth/revoke",
@@ -299,10 +303,9 @@ function registerOAuth(registry: OpenAPIRegistry): void {
       200: withHeaders("revoked, or nothing to revoke (no body)", OAUTH_NO_STORE),
       400: oauthError("`invalid_request`"),
       401: invalidClient,
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
-  registry.registerPath({
+  registerOperation(registry, {
     ...clientAuth,
     method: "post",
     path: "/oauth/introspect",
@@ -313,7 +316,6 @@ function registerOAuth(registry: OpenAPIRegistry): void {
       200: withHeaders("RFC 7662 §2.2", OAUTH_NO_STORE, { "application/json": { schema: IntrospectionResponse } }),
       400: oauthError("`invalid_request`"),
       401: invalidClient,
-      431: HEADERS_TOO_LARGE,
     } as never,
   });
 }

@@ -1,4 +1,4 @@
-// `npm run package -w native [-- --out DIR] [--sea]`: the plugin as Pulumi installs plugins, one tarball per
+// `npm run package -w native [-- --out DIR] [--sea] [--version X.Y.Z --schema FILE]`: the plugin as Pulumi installs plugins, one tarball per
 // platform for `pulumi plugin install resource cloudcost <version> --file <tarball>` (pulumi/pulumi
 // sdk/go/common/workspace/plugins.go: the tarball's root holds the executable `pulumi-resource-cloudcost`).
 //
@@ -7,6 +7,10 @@
 //   The same bundle serves every platform; only the launcher differs (a shell script, a .cmd on Windows).
 // - Single-executable form (`--sea`, this machine's platform only): the bundle embedded in a copy of this
 //   Node (Node's single executable applications, `node --build-sea`), nothing else needed on the machine.
+//
+// --version, --schema: the release (scripts/release/pulumi-plugin.js) packs the version it cuts, which the plugin
+// reports and the tarballs are named by, and the schema it wrote for it (GetSchema's answer), before either is
+// committed to package.json and schema.json.
 //
 // Run `npm run build` first (the bundle starts from native/dist).
 import { build } from "esbuild";
@@ -18,11 +22,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const here = dirname(dirname(fileURLToPath(import.meta.url)));
-const { version } = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
 const NAME = "pulumi-resource-cloudcost";
 const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"];
 
-const { values } = parseArgs({ options: { out: { type: "string" }, sea: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { out: { type: "string" }, sea: { type: "boolean" }, version: { type: "string" }, schema: { type: "string" } },
+});
+const manifest = join(here, "package.json");
+const version = values.version ?? JSON.parse(readFileSync(manifest, "utf8")).version;
 const out = resolve(values.out ?? join(here, "dist", "plugins"));
 mkdirSync(out, { recursive: true });
 
@@ -37,7 +44,7 @@ async function bundle(outfile) {
     target: "node22",
     legalComments: "eof",
     logLevel: "warning",
-    plugins: [unknownValueOnly],
+    plugins: [unknownValueOnly, packageVersion],
   });
 }
 
@@ -54,6 +61,21 @@ const unknownValueOnly = {
       contents: 'module.exports = { unknownValue: require("@pulumi/pulumi/runtime/rpc").unknownValue };',
       resolveDir: here,
     }));
+  },
+};
+
+/** The plugin's version (src/version.ts requires this package's manifest) and schema (plugin/schema-file.ts) are those being packed. */
+const packageVersion = {
+  name: "package-version",
+  setup(b) {
+    const schema = join(here, "schema.json");
+    b.onLoad({ filter: /(package|schema)\.json$/ }, (args) => {
+      if (args.path === manifest) {
+        return { contents: JSON.stringify({ ...JSON.parse(readFileSync(manifest, "utf8")), version }), loader: "json" };
+      }
+      if (args.path === schema && values.schema) return { contents: readFileSync(resolve(values.schema), "utf8"), loader: "json" };
+      return undefined;
+    });
   },
 };
 

@@ -1,3 +1,4 @@
+import { CLIENT_REGISTRATIONS_PER_MINUTE } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { UserAgent, hiddenFields } from "../oauth/support/user-agent";
@@ -510,7 +511,7 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "POST", path: "/webhooks/signing-secret/rotate", token })).status).toBe(200);
   });
 
-  it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431, 503", async () => {
+  it("the errors every API operation can cause: 401, 403, 404, 400, 413, 415, 429, 431, 503; and every operation's 421", async () => {
     const lacking: Record<string, string> = {
       read: await sandbox.token("run"),
       write: await sandbox.token("read"),
@@ -566,12 +567,14 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     const unavailableTargets: Targets = { prism: new Map(), direct: new Map([[API, unavailable.baseUrl]]) };
     for (const op of apiOperations())
       expect((await log.send({ method: op.method, path: pathOf(op), token, via: "direct" }, unavailableTargets)).status).toBe(503);
-    // 431 comes from the HTTP server before routing, for every operation (Prism's own server would answer it first).
+    // What the server answers before any operation's code (api/src/contract/server-answers.ts), for every operation
+    // of the document: 431 from Node's parser (Prism's own server would answer it first), 421 from the Host check.
     for (const op of contract.operations) {
       expect(
         (await log.send({ method: op.method, path: pathOf(op), token, headers: { "x-padding": "p".repeat(20_000) }, via: "direct" }))
           .status,
       ).toBe(431);
+      expect((await log.send({ method: op.method, path: pathOf(op), token, host: "attacker.example", via: "direct" })).status).toBe(421);
     }
   });
 
@@ -650,6 +653,15 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     expect((await log.send({ method: "POST", path: "/oauth/revoke", ...form({ token: accessToken }) })).status).toBe(401);
     expect((await log.send({ method: "POST", path: "/oauth/revoke", ...form(credentials), intent: "invalid" })).status).toBe(400);
     expect((await log.send({ method: "POST", path: "/oauth/revoke", ...form({ token: accessToken, ...credentials }) })).status).toBe(200);
+
+    // Open registration is limited per address (CLIENT_REGISTRATIONS_PER_MINUTE): it answers 429 within the
+    // limit's number of further registrations (twice that, should a window end meanwhile).
+    let refused: Reply | undefined;
+    for (let i = 0; i <= 2 * CLIENT_REGISTRATIONS_PER_MINUTE && refused === undefined; i++) {
+      const r = await log.send({ method: "POST", path: "/oauth/register", json: { redirect_uris: [REDIRECT_URI] } });
+      if (r.status !== 201) refused = r;
+    }
+    expect([refused?.status, refused?.headers.get("retry-after")]).toEqual([429, expect.stringMatching(/^\d+$/)]);
 
     const publicClient = field(registered, "client_id");
     const authorize = (extra: Record<string, string> = {}) =>

@@ -37,6 +37,13 @@ describe("native/schema.json", () => {
     expect(readFileSync(SCHEMA_FILE, "utf8")).toBe(schemaText());
   });
 
+  it("names one download location for every release, which the engine fills with the version; a release may name another", () => {
+    const committed = JSON.parse(schemaText()) as { version: string; pluginDownloadURL: string };
+    expect(committed.pluginDownloadURL).toBe("https://github.com/cloudcost/cloudcost-pulumi/releases/download/v${VERSION}");
+    const released = JSON.parse(schemaText("9.8.7", "http://127.0.0.1:9/releases/v${VERSION}")) as typeof committed;
+    expect(released).toEqual(expect.objectContaining({ version: "9.8.7", pluginDownloadURL: "http://127.0.0.1:9/releases/v${VERSION}" }));
+  });
+
   it("is a valid Pulumi package schema by pulumi/pulumi's metaschema", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv); // the metaschema's `format: regex` (meta.moduleFormat)

@@ -1,11 +1,11 @@
 /**
  * The SDKs generated into sdk/ (`npm run sdks`), installed as the README's "The SDKs" says, in two ways.
  *
- * From a clone (what works until they are published): the README's three `sdk-from-checkout` blocks, run exactly as
+ * From a clone (development, or a version not released yet): docs/guide/native-provider.md's three `sdk-from-checkout` blocks, run exactly as
  * printed (CLOUDCOST set to this repository) in an empty folder each, and the SDK used there.
  *
  * Published the way each language publishes, each to a registry of its own on 127.0.0.1, then installed ALONE in an
- * empty folder with the README's "once published" command and loaded, as a user of that language does:
+ * empty folder with the page's registry command and loaded, as a user of that language does:
  *
  *   npm    sdk/nodejs compiled by its package.json's build (tsc into bin/), `npm publish sdk/nodejs` to Verdaccio,
  *          `npm install @cloudcost/pulumi-native` (its @pulumi/pulumi proxied from the registry npm uses)
@@ -16,59 +16,23 @@
  *
  * Runs in the registry cell (CLOUDCOST_REGISTRY=1, `npm run test:registry`); needs python3 and go on the PATH.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { stopChild } from "@cloudcost/testkit";
-import { freePort, startRegistry } from "./verdaccio";
+import { startPypiServer } from "./pypiserver";
+import { COMMAND_TIMEOUT_MS, sh, userEnv, virtualenv } from "./shell";
+import { startRegistry } from "./verdaccio";
 
 const enabled = process.env.CLOUDCOST_REGISTRY === "1";
 const REPO = resolve(__dirname, "..", "..");
 const SDK = join(REPO, "sdk");
 const VERSION = (JSON.parse(readFileSync(join(SDK, "nodejs", "package.json"), "utf8")) as { version: string }).version;
-const TIMEOUT_MS = 600_000;
 /** A hang guard per test (a cold Go build of sdk/v3 under load took over jest's default 300 s): each runs up to three commands. */
-const TEST_TIMEOUT_MS = 3 * TIMEOUT_MS;
-const exec = promisify(execFile);
-
-/** A shell's environment without the npm_* variables of the npm that started jest, plus EXTRA. */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), ...extra };
-}
-
-async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv({})): Promise<string> {
-  try {
-    return (await exec(command, args, { cwd, env, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })).stdout;
-  } catch (err) {
-    const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr}`, { cause: err });
-  }
-}
-
-/** A Python virtual environment at DIR with PACKAGES installed by pip (pip's own configuration: PyPI). */
-async function virtualenv(dir: string, packages: string[], pipArgs: string[] = []): Promise<string> {
-  await sh("python3", ["-m", "venv", dir], REPO);
-  if (packages.length > 0) await sh(join(dir, "bin", "pip"), ["install", "--quiet", ...pipArgs, ...packages], dir);
-  return dir;
-}
-
-/** Resolves once URL answers 200 (a server that logs its address nowhere we can read); fails if SERVER exits first or after 60 s. */
-async function answering(server: ChildProcess, url: string): Promise<void> {
-  let log = "";
-  server.stdout!.on("data", (d: Buffer) => (log += d.toString()));
-  server.stderr!.on("data", (d: Buffer) => (log += d.toString()));
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    if (server.exitCode !== null) throw new Error(`${url}: the server exited (${server.exitCode}):\n${log}`);
-    const status = await fetch(url).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return;
-  }
-  throw new Error(`${url} did not answer within 60 s:\n${log}`);
-}
+const TEST_TIMEOUT_MS = 3 * COMMAND_TIMEOUT_MS;
+/** The release's module proxy tree writer (scripts/release/go-modules.js), which the release suite serves too. */
+const { writeModule } = require("../../scripts/release/go-modules.js") as {
+  writeModule(options: { root: string; folder: string; version: string; proxy: string }): { module: string };
+};
 
 /** The sdk/v3 version scripts/pulumi-cli/go.mod pins. */
 function pinnedSdk(): string {
@@ -237,37 +201,25 @@ function goProgram(dir: string): void {
   test(
     "PyPI: pulumi_cloudcost from pypiserver",
     async () => {
-      const tools = await virtualenv(join(root, "pypi-tools"), ["pypiserver==2.4.2"]);
       // The wheel is built from a copy: pip builds in the source tree, and sdk/ must hold only what gen-sdk wrote.
       const source = join(root, "python-source");
       cpSync(join(SDK, "python"), source, { recursive: true });
       const wheels = join(root, "wheels");
-      await sh(join(tools, "bin", "pip"), ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], root);
-      const [wheel] = readdirSync(wheels);
-      expect(wheel).toBe(`pulumi_cloudcost-${VERSION}-py3-none-any.whl`);
-
-      const packages = join(root, "pypi-packages");
-      mkdirSync(packages);
-      const port = await freePort();
-      // -a . -P .: no authentication (it listens on 127.0.0.1 only); unknown packages redirect to PyPI (its fallback).
-      const server: ChildProcess = spawn(
-        join(tools, "bin", "pypi-server"),
-        ["run", "-i", "127.0.0.1", "-p", String(port), "-a", ".", "-P", ".", packages],
-        { stdio: ["ignore", "pipe", "pipe"] },
-      );
-      const index = `http://127.0.0.1:${port}`;
+      const index = await startPypiServer(root);
       try {
-        await answering(server, `${index}/simple/`);
+        await sh(join(root, "pypi-tools", "bin", "pip"), ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], root);
+        const [wheel] = readdirSync(wheels);
+        expect(wheel).toBe(`pulumi_cloudcost-${VERSION}-py3-none-any.whl`);
         // The upload twine makes: the legacy upload API's multipart form.
         const form = new FormData();
         form.set(":action", "file_upload");
         form.set("name", "pulumi_cloudcost");
         form.set("version", VERSION);
         form.set("content", new Blob([readFileSync(join(wheels, wheel!))]), wheel!);
-        const upload = await fetch(`${index}/`, { method: "POST", body: form });
+        const upload = await fetch(`${index.url}/`, { method: "POST", body: form });
         expect(upload.status).toBe(200);
 
-        const user = await virtualenv(join(root, "pypi-user"), ["pulumi_cloudcost"], ["--index-url", `${index}/simple/`]);
+        const user = await virtualenv(join(root, "pypi-user"), ["pulumi_cloudcost"], ["--index-url", `${index.url}/simple/`]);
         const loaded = await sh(
           join(user, "bin", "python"),
           [
@@ -278,7 +230,7 @@ function goProgram(dir: string): void {
         );
         expect(loaded.trim()).toBe(`BudgetAlert get_cost_summary_output ${VERSION} 3`);
       } finally {
-        await stopChild(server);
+        await index.stop();
       }
     },
     TEST_TIMEOUT_MS,
@@ -291,15 +243,7 @@ function goProgram(dir: string): void {
       const version = `v${VERSION}`;
       // The module proxy protocol's files (go.dev/ref/mod#goproxy-protocol): list, .info, .mod and the module zip.
       const proxy = join(root, "goproxy");
-      const at = join(proxy, module, "@v");
-      mkdirSync(at, { recursive: true });
-      writeFileSync(join(at, "list"), `${version}\n`);
-      writeFileSync(join(at, `${version}.info`), JSON.stringify({ Version: version, Time: "2026-11-25T00:00:00Z" }));
-      cpSync(join(SDK, "go", "go.mod"), join(at, `${version}.mod`));
-      const staging = join(root, "gozip");
-      cpSync(join(SDK, "go"), join(staging, `${module}@${version}`), { recursive: true });
-      // Every file under MODULE@VERSION/, no directory entries (golang.org/x/mod/zip's layout).
-      await sh("zip", ["-q", "-r", "-D", "-X", join(at, `${version}.zip`), "github.com"], staging);
+      expect(writeModule({ root: REPO, folder: "sdk/go", version: VERSION, proxy }).module).toBe(module);
 
       const user = join(root, "go-user");
       goProgram(user);

@@ -115,6 +115,8 @@ export const AuthorizationRequest = z.object({
 });
 export type AuthorizationRequest = z.infer<typeof AuthorizationRequest>;
 
+/** Open registration (RFC 7591) is rate limited per client address: this many a minute, then 429 (decision). */
+export const CLIENT_REGISTRATIONS_PER_MINUTE = 30;
 export const MAX_REDIRECT_URIS = 10;
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 /** Space-separated scope names, any number of spaces between them (how the server splits them). */

@@ -44,7 +44,7 @@ export interface Route {
   readonly idempotent?: boolean;
   /**
    * Statuses the handler itself can answer besides the ones every route of its kind gets from the
-   * pipeline (401, 403, 429, 431; 400 for query, body or method; 404 for path parameters; 412 with
+   * pipeline (401, 403, 429, 431, 421; 400 for query, body or method; 404 for path parameters; 412 with
    * If-Match; 413/415 for body-reading methods; 422 with Idempotency-Key). The document lists exactly
    * these, and the conformance test (test/contract) proves each is reachable.
    */

@@ -131,8 +131,17 @@ function functionSchema(name: string, types: TypeRegistry): Json {
   };
 }
 
-/** The whole package schema; VERSION is the plugin's (the provider package's version). */
-export function packageSchema(version: string): Json {
+/**
+ * Where the engine downloads the plugin from when a program or `pulumi plugin install` needs it: the release's
+ * assets, `pulumi-resource-cloudcost-v<version>-<os>-<arch>.tar.gz` under this URL (pulumi/pulumi
+ * sdk/go/common/workspace/plugins.go, httpSource: `${VERSION}` is interpolated, the file name appended). One
+ * URL for every version, so the committed schema does not change per release; `npm run release
+ * --plugin-download-url` writes another into the released schema and SDKs (RELEASING.md).
+ */
+export const RELEASE_PLUGIN_DOWNLOAD_URL = "https://github.com/cloudcost/cloudcost-pulumi/releases/download/v${VERSION}";
+
+/** The whole package schema; VERSION is the plugin's (the provider package's version), PLUGIN_DOWNLOAD_URL where it is downloaded from. */
+export function packageSchema(version: string, pluginDownloadURL: string = RELEASE_PLUGIN_DOWNLOAD_URL): Json {
   const types = new TypeRegistry(PACKAGE);
   const resources = Object.fromEntries(KINDS.map((kind) => [resourceToken(kind), resourceSchema(kind, types)]));
   const functions = Object.fromEntries(Object.keys(FUNCTIONS).map((name) => [functionToken(name), functionSchema(name, types)]));
@@ -148,6 +157,7 @@ export function packageSchema(version: string): Json {
     repository: "https://github.com/cloudcost/cloudcost-pulumi",
     license: "Apache-2.0",
     publisher: "cloudcost",
+    pluginDownloadURL,
     // supportPack: gen-sdk writes the package files a registry takes (sdk/go/go.mod, versions in package.json/setup.py).
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: config },

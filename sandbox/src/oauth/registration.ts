@@ -1,4 +1,10 @@
-import { ALL_SCOPES, ClientRegistrationRequest, type ClientRegistrationResponse, type Scope } from "@cloudcost/api";
+import {
+  ALL_SCOPES,
+  CLIENT_REGISTRATIONS_PER_MINUTE,
+  ClientRegistrationRequest,
+  type ClientRegistrationResponse,
+  type Scope,
+} from "@cloudcost/api";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
@@ -8,8 +14,7 @@ import { OAuthFailure } from "../errors";
 import { MAX_REDIRECT_URIS, redirectUriProblem } from "./redirect-uri";
 import { knownScopes } from "./scope";
 
-/** Open registration is rate limited per client address (decision: 30 per minute)… */
-export const REGISTRATIONS_PER_ADDRESS = 30;
+/** Open registration is rate limited per client address (the contract's CLIENT_REGISTRATIONS_PER_MINUTE)… */
 const REGISTRATION_WINDOW_MS = 60_000;
 /** …and the number of registered clients is bounded, so nobody can grow the database without limit. */
 export const MAX_PUBLIC_CLIENTS = 10_000;
@@ -56,7 +61,7 @@ function validMetadata(body: unknown): { name: string; redirectUris: string[]; s
  * as registered; confidential clients are created in the portal instead.
  */
 export function registerRegistrationEndpoint(app: FastifyInstance, ctx: SandboxContext): void {
-  const perAddress = new AttemptLimiter(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW_MS);
+  const perAddress = new AttemptLimiter(CLIENT_REGISTRATIONS_PER_MINUTE, REGISTRATION_WINDOW_MS);
   app.post("/oauth/register", async (request, reply) => {
     const wait = takeAttempt([[perAddress, request.ip]]);
     if (wait > 0) {

@@ -16,6 +16,20 @@ type Base struct {
 	// EngineAddress is where the engine listens: from the command line, or from Handshake.
 	EngineAddress string
 	Version       string
+	// Stopping is done when the host is told to stop (the engine's interrupt, or the engine gone): the programs
+	// it runs are killed then, not left to finish after the host (ProgramContext).
+	Stopping context.Context
+}
+
+// ProgramContext is the context a program of the run REQUEST runs under: done when the engine cancels the run
+// or when the host is told to stop, whichever comes first. The caller calls the CancelFunc when the run ends.
+func (b *Base) ProgramContext(request context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(request)
+	if b.Stopping != nil {
+		stop := context.AfterFunc(b.Stopping, cancel)
+		return ctx, func() { stop(); cancel() }
+	}
+	return ctx, cancel
 }
 
 func (b *Base) Handshake(

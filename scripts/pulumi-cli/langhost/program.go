@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
@@ -38,18 +39,26 @@ func ConfigJSON(req *pulumirpc.RunRequest) (config, secretKeys string, err error
 // RunProgram runs CMD (a program process set up by the host) to its end, its output the host's own, and turns
 // the outcome into the engine's answer. Exit code 32 (constant.ExitStatusLoggedError: the Node.js, Python and
 // Go SDKs all use it) means the program has already shown the user what went wrong: the run bails without a
-// second message. CMD must come from exec.CommandContext(CTX, …): cancelling CTX kills the program.
+// second message. CMD must come from exec.CommandContext(CTX, …) with CTX from Base.ProgramContext: cancelling
+// it, or the host being told to stop, kills the program.
 //
 // Killed, not interrupted: the engine cancels a run only once it has already told the user why (a provider's
 // configuration refused, an error elsewhere, the user's own ^C), and a program has nothing left to do then.
 // Pulumi's own hosts end it the same way (exec.CommandContext's default Cancel, os.Process.Kill); an interrupt
 // made Python print two KeyboardInterrupt tracebacks from pulumi-language-python-exec above the engine's
 // message (issue 33).
+//
+// In a process group of its own (issue 39): when the engine closes a language host it interrupts the host's
+// whole process group (cmdutil.InterruptChildren: SIGINT to -pid) and only then waits for it to exit. A program
+// in the host's group got that SIGINT too, and whether Python printed its KeyboardInterrupt tracebacks before
+// the host's kill arrived was a race the busier machine lost. Now the interrupt reaches the host alone, which
+// kills the program's group (the program and anything it started) and lets nothing of it through.
 func RunProgram(ctx context.Context, cmd *exec.Cmd) *pulumirpc.RunResponse {
 	// Wrapped so that os/exec copies through a pipe: a child may switch a shared descriptor to non-blocking mode.
 	cmd.Stdout = struct{ *os.File }{os.Stdout}
 	cmd.Stderr = struct{ *os.File }{os.Stderr}
-	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// The pipes above are closed this long after the program ends, even if a child of it still holds them.
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()

@@ -32,12 +32,12 @@ func Serve(name, version string, newHost func(base *Base) pulumirpc.LanguageRunt
 		fmt.Println(version)
 		return
 	}
-	base := &Base{Version: version}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	base := &Base{Version: version, Stopping: ctx}
 	if args := flag.Args(); len(args) > 0 {
 		base.EngineAddress = args[0]
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	cancel := make(chan bool)
 	go func() { <-ctx.Done(); close(cancel) }()
 	if base.EngineAddress != "" {

@@ -111,6 +111,8 @@ func build(ctx context.Context, dir string) (string, error) {
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	ctx, done := h.ProgramContext(ctx)
+	defer done()
 	env, err := h.programEnvironment(req)
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil

@@ -128,6 +128,8 @@ func typescript(options map[string]any) bool {
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	ctx, done := h.ProgramContext(ctx)
+	defer done()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: "could not find node on the PATH: " + err.Error()}, nil

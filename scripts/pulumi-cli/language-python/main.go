@@ -129,6 +129,8 @@ func (h *host) runArguments(req *pulumirpc.RunRequest) []string {
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	ctx, done := h.ProgramContext(ctx)
+	defer done()
 	options, err := pythonOptions(req.GetInfo())
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil

@@ -1,3 +1,4 @@
+import { request as undiciRequest } from "undici";
 import type { Contract, Operation } from "./contract";
 import { violations, type Violation } from "./prism";
 
@@ -18,6 +19,8 @@ export interface Request {
   /** A raw body; give its `content-type` in `headers`. */
   raw?: string;
   headers?: Record<string, string>;
+  /** A `Host` other than the target's (fetch always sends the target's own): sent directly, without Prism. */
+  host?: string;
   /**
    * `valid` (default): no request-side violation allowed. `invalid`: the request breaks a rule the
    * document states, and Prism must report it. `unchecked`: what Prism cannot judge (credentials).
@@ -46,6 +49,15 @@ interface Exchange {
 export interface Targets {
   prism: ReadonlyMap<string, string>;
   direct: ReadonlyMap<string, string>;
+}
+
+/** One exchange through undici's own `request`, which sends the `Host` it is given, as a fetch Response. */
+async function withHost(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Response> {
+  const answer = await undiciRequest(url, { method, headers, body });
+  const names = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) names.append(name, v);
+  return new Response(answer.statusCode === 204 ? null : await answer.body.text(), { status: answer.statusCode, headers: names });
 }
 
 const mediaType = (headers: Headers): string | undefined => headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
@@ -77,7 +89,10 @@ export class ExchangeLog {
       headers["content-type"] ??= "application/json";
       body = JSON.stringify(request.json);
     }
-    const response = await fetch(`${base}${request.path}`, { method: request.method, headers, body, redirect: "manual" });
+    const response =
+      request.host === undefined
+        ? await fetch(`${base}${request.path}`, { method: request.method, headers, body, redirect: "manual" })
+        : await withHost(`${base}${request.path}`, request.method, { ...headers, host: request.host }, body);
     const text = await response.text();
     let parsed: unknown;
     try {

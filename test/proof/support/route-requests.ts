@@ -128,6 +128,7 @@ export const validRequests: Record<string, Builder> = {
   getFilters: list("/filters"),
   listGroups: list("/groups"),
   createGroup: async (org) => ({ method: "POST", path: "/groups", body: { name: unique(org, "group") } }),
+  validateGroup: async (org) => ({ method: "POST", path: "/groups:validate", body: { name: unique(org, "group") } }),
   getGroup: async (org) => ({ method: "GET", path: `/groups/${(await fixtures.group(org)).id}` }),
   updateGroup: async (org) => ({ method: "PATCH", path: `/groups/${(await fixtures.group(org)).id}`, body: { description: "changed" } }),
   deleteGroup: async (org) => ({ method: "DELETE", path: `/groups/${(await fixtures.group(org)).id}` }),
@@ -146,6 +147,7 @@ export const validRequests: Record<string, Builder> = {
   },
   listAlerts: list("/alerts"),
   createAlert: async (org) => ({ method: "POST", path: "/alerts", body: alertInput(org) }),
+  validateAlert: async (org) => ({ method: "POST", path: "/alerts:validate", body: alertInput(org) }),
   getAlert: async (org) => ({ method: "GET", path: `/alerts/${(await fixtures.alert(org)).id}` }),
   replaceAlert: async (org) => ({
     method: "PUT",
@@ -155,6 +157,7 @@ export const validRequests: Record<string, Builder> = {
   deleteAlert: async (org) => ({ method: "DELETE", path: `/alerts/${(await fixtures.alert(org)).id}` }),
   listReports: list("/reports"),
   createReport: async (org) => ({ method: "POST", path: "/reports", body: reportInput(org) }),
+  validateReport: async (org) => ({ method: "POST", path: "/reports:validate", body: reportInput(org) }),
   getReport: async (org) => ({ method: "GET", path: `/reports/${(await fixtures.report(org)).id}` }),
   replaceReport: async (org) => ({
     method: "PUT",
