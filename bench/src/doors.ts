@@ -2,16 +2,17 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { startSandboxServer } from "@cloudcost/sandbox";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, startSandboxServer } from "@cloudcost/sandbox";
 import { PulumiWorkspace, pulumiCliVersion, type PulumiStack, type StackExport } from "@cloudcost/testkit";
-import { PROBE, REPO, copyProgram, countRequests, requestsSince, round, sampleLoad, takeCpu, total } from "./engine-support";
+import { PROBE, REPO, copyProgram, countAnswers, countRequests, requestsSince, round, sampleLoad, takeCpu, total } from "./engine-support";
 import { prepareTofu, tofuDoor, type TofuTools } from "./tofu-door";
 import { benchToken } from "./workload";
 
 /**
  * Area `doors` (issue 34 item 7, for issue 26): the same N resources (bench/programs/many: a third each
  * groups, alerts on them and reports on them) deployed through each front door of the provider, by the REAL
- * CLI, in the same run against the same sandbox: `up`, `refresh`, `destroy` of 100 and 500 resources.
+ * CLI, in the same run against the same sandbox: `up`, `plan`, `refresh`, `destroy` of 1,000 resources, with the
+ * sandbox's rate limit off and then on (issue 38: its default, 600 requests per minute per caller).
  *
  * - `dynamic`: `@cloudcost/pulumi`'s dynamic resources, run by the SDK's dynamic-provider host. The baseline:
  *   every ratio is the other door's figure ÷ this one's.
@@ -21,22 +22,34 @@ import { benchToken } from "./workload";
  * Per door and command: wall time of the CLI command; HTTP requests counted by the sandbox; the provider
  * process's CPU (src/engine-cpu-probe.ts); after `up`, state bytes per resource (`pulumi stack export`).
  * - `tofu` (issue 32): the same resources as an OpenTofu configuration on the Terraform provider, by the real
- *   OpenTofu CLI (src/tofu-door.ts): `up` is `tofu apply`, `refresh` is `tofu plan -refresh-only`, `destroy`
- *   is `tofu destroy`; state bytes are terraform.tfstate's.
+ *   OpenTofu CLI (src/tofu-door.ts): `up` is `tofu apply`, `plan` is `tofu plan`, `refresh` is
+ *   `tofu plan -refresh-only`, `destroy` is `tofu destroy`; state bytes are terraform.tfstate's.
+ * `plan` (Pulumi: `pulumi preview --expect-no-changes`) runs right after `up` and must propose nothing.
  *
  * The doors take turns running first, command by command. A door is one entry of `DOORS` that deploys the
- * same resources and measures the same four figures.
+ * same resources and measures the same four figures. Each rate-limit setting gets its own sandbox, and each
+ * door its own API token there: the limit is per caller, so a door waits on its own requests, not on another
+ * door's. Every answer 429 is counted per command (`answered429`); with the limit on, a door must wait them out:
+ * a command that fails (a 429 it gave up on included) fails the bench, naming the door, the command and the
+ * count; with the limit off, a single 429 does.
  *
- * Knobs: `BENCH_DOORS_N=100` (one size; comma-separated for several).
+ * Knobs: `BENCH_DOORS_N=100` (one size; comma-separated for several, which adds `perResource`),
+ * `BENCH_DOORS_RATE_LIMIT=off|on|both` (default both).
  */
-const SIZES = [100, 500];
-export const COMMANDS = ["up", "refresh", "destroy"] as const;
+const SIZES = [1000];
+export const COMMANDS = ["up", "plan", "refresh", "destroy"] as const;
 export type Command = (typeof COMMANDS)[number];
+
+/** The sandbox's rate limit in a doors run: off, or its default (600 requests per minute per caller). */
+export type RateLimit = "off" | "on";
+const REQUESTS_PER_MINUTE: Record<RateLimit, number> = { off: 0, on: DEFAULT_RATE_LIMIT_PER_MINUTE };
 
 /** One command's figures through one door. */
 export interface DoorRun {
   seconds: number;
   requests: Record<string, number>;
+  /** Answers 429 (the rate limit) the door got and waited out. */
+  answered429: number;
   /** CPU of the process(es) that spoke to the API for the door: the provider. */
   providerCpuMs: number;
   /** How many provider processes the command started (tofu starts several; Pulumi one). */
@@ -78,11 +91,17 @@ function providerCpu(cpuDir: string, what: string): number {
   return cpu.provider;
 }
 
+/**
+ * A hang guard, not a measurement (testkit's default, 5 min, is for tests): `pulumi up` of 1,000 resources on a
+ * loaded 2-core machine takes longer, the CLI rewriting its checkpoint after every step (see "Area `engine`").
+ */
+const COMMAND_TIMEOUT_MS = 30 * 60_000;
+
 /** A door through the Pulumi CLI: the bench program in a stack with the door's `provider` mode. */
 function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = ""): Door {
   return {
     name,
-    commands: { up: "pulumi up", refresh: "pulumi refresh", destroy: "pulumi destroy" },
+    commands: { up: "pulumi up", plan: "pulumi preview --expect-no-changes", refresh: "pulumi refresh", destroy: "pulumi destroy" },
     async open(n, ctx) {
       const copy = copyProgram(pulumiYaml);
       const stack: PulumiStack = await ctx.workspace.initStack(`${name}-${n}`, copy, [
@@ -96,7 +115,10 @@ function pulumiDoor(name: string, mode: "cloudcost" | "native", pulumiYaml = "")
       return {
         async run(command) {
           takeCpu(ctx.cpuDir);
-          const result = await stack[command]();
+          const result =
+            command === "plan"
+              ? await stack.run(["preview", "--expect-no-changes"], { timeoutMs: COMMAND_TIMEOUT_MS })
+              : await stack[command]([], { timeoutMs: COMMAND_TIMEOUT_MS });
           if (result.code !== 0)
             throw new Error(`pulumi ${command} of ${stack.name} exited with ${result.code}\n${result.stdout}\n${result.stderr}`);
           return { providerCpuMs: providerCpu(ctx.cpuDir, `pulumi ${command} of ${stack.name}`) };
@@ -135,10 +157,19 @@ function compileNativeSdk(work: string): string {
   return join(sdk, "bin");
 }
 
-async function measureSize(n: number, ctx: DoorContext, requests: Record<string, number>): Promise<Record<string, unknown>> {
+/** What one rate-limit setting's sandbox gives a size's run: its contexts per door and its counters. */
+interface LimitedSandbox {
+  limit: RateLimit;
+  contexts: Map<string, DoorContext>;
+  requests: Record<string, number>;
+  tooMany: { count: number };
+}
+
+async function measureSize(n: number, sandbox: LimitedSandbox): Promise<Record<string, unknown>> {
+  const { limit, requests, tooMany } = sandbox;
   const stacks = new Map<string, DoorStack>();
   try {
-    for (const door of DOORS) stacks.set(door.name, await door.open(n, ctx));
+    for (const door of DOORS) stacks.set(door.name, await door.open(n, sandbox.contexts.get(door.name)!));
     const runs = new Map<Command, Map<string, DoorRun>>();
     const stateBytes = new Map<string, number>();
     for (const [c, command] of COMMANDS.entries()) {
@@ -148,11 +179,18 @@ async function measureSize(n: number, ctx: DoorContext, requests: Record<string,
       for (const door of order) {
         const stack = stacks.get(door.name)!;
         const before = { ...requests };
+        const before429 = tooMany.count;
+        const what = `door ${door.name}: ${door.commands[command]} of ${n} resources, rate limit ${limit}`;
         const t0 = performance.now();
-        const { providerCpuMs, providerProcesses = 1 } = await stack.run(command);
+        const { providerCpuMs, providerProcesses = 1 } = await stack.run(command).catch((err: unknown) => {
+          throw new Error(`${what} failed after ${tooMany.count - before429} answers 429: ${(err as Error).message}`, { cause: err });
+        });
         const seconds = (performance.now() - t0) / 1000;
-        runs.get(command)!.set(door.name, { seconds, requests: requestsSince(requests, before), providerCpuMs, providerProcesses });
-        if (command !== "refresh") {
+        const answered429 = tooMany.count - before429;
+        if (limit === "off" && answered429 > 0) throw new Error(`${what}: ${answered429} answers 429 with the rate limit off`);
+        const run = { seconds, requests: requestsSince(requests, before), answered429, providerCpuMs, providerProcesses };
+        runs.get(command)!.set(door.name, run);
+        if (command === "up" || command === "destroy") {
           const { bytes, resources } = await stack.state();
           const expected = command === "up" ? n : 0;
           if (resources !== expected)
@@ -173,6 +211,7 @@ async function measureSize(n: number, ctx: DoorContext, requests: Record<string,
           seconds: round(run.seconds),
           httpRequests: total(run.requests),
           httpRequestsByRoute: run.requests,
+          answered429: run.answered429,
           providerCpuMs: Math.round(run.providerCpuMs),
           providerProcesses: run.providerProcesses,
           ...(name === baseline
@@ -220,42 +259,29 @@ function perResource(measured: Map<number, Record<string, unknown>>): Record<str
   return out;
 }
 
-export async function doorsBench(): Promise<Record<string, unknown>> {
-  const sizes = process.env.BENCH_DOORS_N ? process.env.BENCH_DOORS_N.split(",").map(Number) : SIZES;
-  if (sizes.some((n) => !Number.isInteger(n) || n < 3 || n > 2000))
-    throw new Error(`BENCH_DOORS_N: whole numbers 3–2000, not ${process.env.BENCH_DOORS_N}`);
+/** `BENCH_DOORS_RATE_LIMIT`: off, on, or both (the default, off first). */
+function rateLimits(): RateLimit[] {
+  const wanted = process.env.BENCH_DOORS_RATE_LIMIT ?? "both";
+  if (wanted === "both") return ["off", "on"];
+  if (wanted === "off" || wanted === "on") return [wanted];
+  throw new Error(`BENCH_DOORS_RATE_LIMIT: off, on or both, not ${wanted}`);
+}
+
+/** What a run prepares once for every setting: the scratch folders, the workspace, the built SDK and provider. */
+type RunTools = Omit<DoorContext, "sandboxUrl" | "token">;
+
+/** Every size through every door against a fresh sandbox with the rate limit LIMIT, each door with its own token. */
+async function measureLimit(limit: RateLimit, sizes: number[], tools: RunTools): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), "cloudcost-bench-doors-"));
-  const cpuDir = mkdtempSync(join(tmpdir(), "cloudcost-bench-doors-cpu-"));
-  const work = mkdtempSync(join(tmpdir(), "cloudcost-bench-doors-sdk-"));
-  // The limit off: the figures are the doors', not 600 requests per minute's.
-  const server = await startSandboxServer({ dataDir, port: 0, rateLimitPerMinute: 0 });
-  const requests = countRequests(server);
-  const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
-  const workspace = new PulumiWorkspace({
-    env: { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(PROBE)}`, BENCH_ENGINE_CPU_DIR: cpuDir },
-  });
+  const server = await startSandboxServer({ dataDir, port: 0, rateLimitPerMinute: REQUESTS_PER_MINUTE[limit] });
+  const sandbox: LimitedSandbox = { limit, contexts: new Map(), requests: countRequests(server), tooMany: countAnswers(server, 429) };
   const load = sampleLoad();
   try {
-    const ctx: DoorContext = {
-      sandboxUrl: server.url,
-      token: await benchToken(dataDir),
-      workspace,
-      cpuDir,
-      nativeSdk: compileNativeSdk(work),
-      tofu: prepareTofu(work),
-    };
-    const out: Record<string, unknown> = {
-      cli: pulumiCliVersion(),
-      doors: DOORS.map((d) => d.name),
-      commands: Object.fromEntries(DOORS.map((d) => [d.name, d.commands])),
-      baseline: DOORS[0]!.name,
-      countedBy: "the sandbox's HTTP server (rate limit off)",
-      cpuMeasuredBy:
-        "process.cpuUsage() of the provider process (src/engine-cpu-probe.ts); tofu: bash `times` of each provider process it started (src/tofu-door.ts)",
-    };
+    for (const door of DOORS) sandbox.contexts.set(door.name, { ...tools, sandboxUrl: server.url, token: await benchToken(dataDir) });
+    const out: Record<string, unknown> = { requestsPerMinutePerCaller: REQUESTS_PER_MINUTE[limit] };
     const measured = new Map<number, Record<string, unknown>>();
     for (const n of sizes) {
-      measured.set(n, await measureSize(n, ctx, requests));
+      measured.set(n, await measureSize(n, sandbox));
       out[`n${n}`] = measured.get(n);
     }
     if (measured.size >= 2) out.perResource = perResource(measured);
@@ -263,8 +289,40 @@ export async function doorsBench(): Promise<Record<string, unknown>> {
     return out;
   } finally {
     load.stop();
-    workspace.dispose();
     await server.close();
-    for (const dir of [dataDir, cpuDir, work]) rmSync(dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function doorsBench(): Promise<Record<string, unknown>> {
+  const sizes = process.env.BENCH_DOORS_N ? process.env.BENCH_DOORS_N.split(",").map(Number) : SIZES;
+  if (sizes.some((n) => !Number.isInteger(n) || n < 3 || n > 2000))
+    throw new Error(`BENCH_DOORS_N: whole numbers 3–2000, not ${process.env.BENCH_DOORS_N}`);
+  const limits = rateLimits();
+  const cpuDir = mkdtempSync(join(tmpdir(), "cloudcost-bench-doors-cpu-"));
+  const work = mkdtempSync(join(tmpdir(), "cloudcost-bench-doors-sdk-"));
+  const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
+  const workspace = new PulumiWorkspace({
+    env: { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(PROBE)}`, BENCH_ENGINE_CPU_DIR: cpuDir },
+  });
+  const load = sampleLoad();
+  try {
+    const tools: RunTools = { workspace, cpuDir, nativeSdk: compileNativeSdk(work), tofu: prepareTofu(work) };
+    const out: Record<string, unknown> = {
+      cli: pulumiCliVersion(),
+      doors: DOORS.map((d) => d.name),
+      commands: Object.fromEntries(DOORS.map((d) => [d.name, d.commands])),
+      baseline: DOORS[0]!.name,
+      countedBy: "the sandbox's HTTP server (a sandbox per rate-limit setting, an API token per door)",
+      cpuMeasuredBy:
+        "process.cpuUsage() of the provider process (src/engine-cpu-probe.ts); tofu: bash `times` of each provider process it started (src/tofu-door.ts)",
+    };
+    for (const limit of limits) out[`rateLimit${limit === "on" ? "On" : "Off"}`] = await measureLimit(limit, sizes, tools);
+    out.loadAverage1m = load.stop();
+    return out;
+  } finally {
+    load.stop();
+    workspace.dispose();
+    for (const dir of [cpuDir, work]) rmSync(dir, { recursive: true, force: true });
   }
 }

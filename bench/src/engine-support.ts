@@ -57,6 +57,20 @@ export function countRequests(server: RunningSandboxServer): Record<string, numb
   return requests;
 }
 
+/**
+ * Counts the sandbox's answers with STATUS (e.g. 429, "Too many requests"), as the response is finished: with the
+ * rate limit on, how often a door ran into the wall (and waited) rather than pacing under it.
+ */
+export function countAnswers(server: RunningSandboxServer, status: number): { count: number } {
+  const counter = { count: 0 };
+  server.app.server.on("request", (_req: unknown, res: { statusCode: number; on(event: "finish", listener: () => void): unknown }) => {
+    res.on("finish", () => {
+      if (res.statusCode === status) counter.count++;
+    });
+  });
+  return counter;
+}
+
 /** The requests counted since BEFORE (a copy of the counter taken then), routes with none left out. */
 export function requestsSince(requests: Record<string, number>, before: Record<string, number>): Record<string, number> {
   return Object.fromEntries(

@@ -14,7 +14,8 @@ import { REPO } from "./engine-support";
  * (as scripts/terraform.js does), so no `tofu init` and no registry; TF_CLI_CONFIG_FILE names that file (the
  * machine's own may point at a missing file, which makes tofu print a warning).
  *
- * The commands beside Pulumi's: `up` is `tofu apply`, `refresh` is `tofu plan -refresh-only` (it reads every
+ * The commands beside Pulumi's: `up` is `tofu apply`, `plan` is `tofu plan` (right after apply: it must
+ * propose nothing), `refresh` is `tofu plan -refresh-only` (it reads every
  * resource and writes no state: what a drift check costs), `destroy` is `tofu destroy` (which, by OpenTofu's
  * default, reads every resource before it plans the deletes). Each at OpenTofu's default parallelism (10).
  *
@@ -129,6 +130,8 @@ function takeProviderCpu(cpuDir: string, what: string): { ms: number; processes:
 
 const ARGS: Record<Command, string[]> = {
   up: ["apply", "-auto-approve"],
+  // A plan right after apply (it refreshes, then diffs): exit 2 would mean it proposes changes, which fails the bench.
+  plan: ["plan", "-detailed-exitcode"],
   // Exit 2 would mean the refresh found drift right after apply: a provider defect, so the bench fails on it.
   refresh: ["plan", "-refresh-only", "-detailed-exitcode"],
   destroy: ["destroy", "-auto-approve"],
@@ -137,6 +140,7 @@ const ARGS: Record<Command, string[]> = {
 /** The command line each bench command runs, for the results. */
 export const TOFU_COMMANDS: Record<Command, string> = {
   up: `tofu ${ARGS.up.join(" ")}`,
+  plan: `tofu ${ARGS.plan.join(" ")}`,
   refresh: `tofu ${ARGS.refresh.join(" ")}`,
   destroy: `tofu ${ARGS.destroy.join(" ")}`,
 };

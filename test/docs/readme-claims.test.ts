@@ -29,11 +29,11 @@ test("docs/reference/troubleshooting.md says refresh and destroy use the configu
   expect(troubleshooting).not.toMatch(/settings come from the stack's\s+current config/);
 });
 
-/** What the README quotes of one size of area `doors`. */
-interface DoorsSize {
-  refresh: Record<"native" | "dynamic" | "tofu", { httpRequests: number }>;
-  stateBytesPerResource: Record<"native" | "dynamic" | "tofu", number>;
-}
+type DoorName = "native" | "dynamic" | "tofu";
+/** What the README quotes of one size of area `doors` (per command and door: its requests and answers 429). */
+type DoorsSize = Record<"up" | "plan" | "refresh" | "destroy", Record<DoorName, { httpRequests: number; answered429: number }>> & {
+  stateBytesPerResource: Record<DoorName, number>;
+};
 
 test("docs/concepts/benchmarks.md's table quotes bench/results.json's figures", () => {
   const results = JSON.parse(read("bench/results.json")) as {
@@ -43,12 +43,17 @@ test("docs/concepts/benchmarks.md's table quotes bench/results.json's figures", 
       provider: { inProcess: { ratioToFloor: Record<"create" | "read" | "delete", number> } };
       sandbox: { list: { ratioToSameQuery: number }; create: { ratioToSameInsert: number } };
       policies: { analyze: { msPerResource: number } };
-      doors: { n500: DoorsSize };
+      doors: Record<"rateLimitOff" | "rateLimitOn", { n500: DoorsSize }>;
     };
   };
   const section = read("docs/concepts/benchmarks.md");
   const { refresh, rateLimited, provider, sandbox, policies, doors } = results.areas;
-  const n500 = doors.n500;
+  const n500 = doors.rateLimitOff.n500;
+  const limited = doors.rateLimitOn.n500;
+  const doorNames: DoorName[] = ["native", "dynamic", "tofu"];
+  const answered429 = (["up", "plan", "refresh", "destroy"] as const)
+    .flatMap((command) => doorNames.map((door) => limited[command][door].answered429))
+    .reduce((a, b) => a + b, 0);
   const thousands = (x: number): string => x.toLocaleString("en-US");
   const inProcess = provider.inProcess.ratioToFloor;
   for (const quoted of [
@@ -59,6 +64,10 @@ test("docs/concepts/benchmarks.md's table quotes bench/results.json's figures", 
     `${sandbox.list.ratioToSameQuery} / ${sandbox.create.ratioToSameInsert} (target 0.5`,
     `Analyze ${policies.analyze.msPerResource} ms per resource`,
     `refresh ${n500.refresh.native.httpRequests} / ${n500.refresh.dynamic.httpRequests} / ${n500.refresh.tofu.httpRequests} requests`,
+    `tofu \`plan\` ${n500.plan.tofu.httpRequests} (was 500`,
+    `destroy ${n500.destroy.native.httpRequests} / ${n500.destroy.dynamic.httpRequests} / ${n500.destroy.tofu.httpRequests} (was 2N`,
+    `${answered429} answers 429 with the limit on`,
+    `(${thousands(limited.up.native.httpRequests)} / ${thousands(limited.up.dynamic.httpRequests)} / ${thousands(limited.up.tofu.httpRequests)} requests`,
     `state ${thousands(n500.stateBytesPerResource.native)} / ${thousands(n500.stateBytesPerResource.dynamic)} / ${thousands(n500.stateBytesPerResource.tofu)} B/resource`,
   ])
     expect([quoted, section.includes(quoted)]).toEqual([quoted, true]);
