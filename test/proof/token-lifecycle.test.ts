@@ -106,7 +106,12 @@ describe("credentials withdrawn in the middle of a run", () => {
     expect(h.stderr()).not.toContain(token);
     // One request per step, each refused once, never retried: Check's dry-run of the create (issue 38; a refused
     // dry-run lets the preview go on) and the create itself.
-    expect(proxy.since(mark).filter(isApi).map((s) => s.status)).toEqual([401, 401]);
+    expect(
+      proxy
+        .since(mark)
+        .filter(isApi)
+        .map((s) => s.status),
+    ).toEqual([401, 401]);
   });
 
   test("deleting the OAuth client fails the next operation with one error naming the cause, without a retry storm", async () => {
