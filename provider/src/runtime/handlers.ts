@@ -235,13 +235,14 @@ export function handlersFor<C extends Props, L extends { id: string }>(spec: Res
   const checkedInputs = (inputs: Props): C => withoutReserved(inputs) as C;
   return {
     configure,
-    check: async (olds: Props, news: Props) => {
-      const result = check(spec, news, { urn: news[URN_KEY], olds });
-      const failures = result.failures?.length ? [] : await checkWithService(spec, olds, result.inputs ?? {});
-      // The contract's rules passed: the inputs go back checked (normalised, sets in Check's order) beside the
-      // service's failures, so a policy judges the same form as it would without them.
-      return failures.length ? { inputs: result.inputs ?? news, failures } : result;
-    },
+    check: (olds: Props, news: Props) =>
+      withHint(async () => {
+        const result = check(spec, news, { urn: news[URN_KEY], olds });
+        const failures = result.failures?.length ? [] : await checkWithService(spec, olds, result.inputs ?? {});
+        // The contract's rules passed: the inputs go back checked (normalised, sets in Check's order) beside the
+        // service's failures, so a policy judges the same form as it would without them.
+        return failures.length ? { inputs: result.inputs ?? news, failures } : result;
+      }),
     diff: async (_id, olds: Props, news: Props) => {
       // Every input can be changed in place (PATCH/PUT), so nothing forces a replacement; but when the engine
       // replaces anyway (`--target-replace`, `replaceOnChanges`), an object with a field unique on the

@@ -29,8 +29,9 @@ function failureOf<C extends Props>(spec: Pick<ResourceSpec<C, { id: string }>, 
 /**
  * The failures the service would answer the create (or the change) of `inputs` with; none when it would
  * accept them. Without credentials (a preview on a machine that has none), or when the service cannot be
- * asked (network, 401/403, 429 past its retries, 5xx, a group renamed or deleted outside Pulumi), there are
- * none either: the preview goes on, and `up` meets the rules as it always did.
+ * asked (network, 429 past its retries, 5xx, a group renamed or deleted outside Pulumi), there are
+ * none either: the preview goes on, and `up` meets the rules as it always did. Credentials the service refuses
+ * (401, 403) are thrown: `up` would stop on them too.
  */
 export async function serviceFailures<C extends Props, L extends { id: string }>(
   spec: ResourceSpec<C, L>,
@@ -47,6 +48,9 @@ export async function serviceFailures<C extends Props, L extends { id: string }>
     await spec.validate(client, inputs, target);
     return [];
   } catch (e) {
+    // Credentials the service refuses (revoked, expired, a deleted OAuth client, a missing scope) fail `up` the
+    // same way: the preview says so now, once, instead of going on to a create that meets the same refusal.
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) throw e;
     if (!(e instanceof ApiError) || !REFUSALS.has(e.status) || !e.errors?.length) return [];
     return e.errors.map((f) => failureOf(spec, f, inputs));
   }
