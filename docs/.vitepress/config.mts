@@ -3,7 +3,7 @@
  * are (site-map.mts), so an edit to a package README or a resource page is on the site at the next build.
  */
 import { slug } from "github-slugger";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type DefaultTheme } from "vitepress";
 import { repoLinks } from "./repo-links.mjs";
@@ -20,8 +20,9 @@ function pagesOf(folder: string, route: string, title: (name: string) => string 
     .map((f) => ({ text: title(f.replace(/\.md$/, "")), link: `${route}/${f.replace(/\.md$/, "")}` }));
 }
 
+// An example is a page when it has a README (site-map.mts); a folder of files only (examples/ci) is not.
 const examples = readdirSync(join(REPO, "examples"), { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && existsSync(join(REPO, "examples", d.name, "README.md")))
   .map((d) => d.name)
   .sort();
 
