@@ -1,10 +1,8 @@
 package provider_test
 
 import (
-	"encoding/json"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,18 +21,7 @@ func TestAccLogsShowEveryRequestAndNoSecret(t *testing.T) {
 	if status := sandbox.api(t, "GET", "/webhooks/signing-secret", nil, &signing); status != 200 || signing.Secret == "" {
 		t.Fatalf("reading the signing secret: %d", status)
 	}
-	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
-		"--scopes", "read,write", "--json", "--data", sandbox.dataDir).Output()
-	if err != nil {
-		t.Fatalf("client create: %v", err)
-	}
-	var cli struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-	}
-	if err := json.Unmarshal(out, &cli); err != nil {
-		t.Fatal(err)
-	}
+	cli := sandbox.oauthClient(t)
 	d := newTofuDir(t, `
 ephemeral "cloudcost_webhook_signing_secret" "e" {}
 

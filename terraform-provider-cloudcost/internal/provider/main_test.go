@@ -324,6 +324,24 @@ func (s *sandboxProcess) api(t *testing.T, method, path string, body any, out an
 	return res.StatusCode
 }
 
+// oauthClient makes an OAuth client of the demo organization (`cloudcost-sandbox client create`): what a user of
+// client credentials would hold.
+func (s *sandboxProcess) oauthClient(t *testing.T) (cli struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+}) {
+	t.Helper()
+	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
+		"--scopes", "read,write", "--json", "--data", s.dataDir).Output()
+	if err != nil {
+		t.Fatalf("client create: %v", err)
+	}
+	if err := json.Unmarshal(out, &cli); err != nil {
+		t.Fatal(err)
+	}
+	return cli
+}
+
 // groupsNamed lists the organization's groups with this name (the duplicate count of the interrupted apply).
 func (s *sandboxProcess) groupsNamed(t *testing.T, name string) []string {
 	t.Helper()

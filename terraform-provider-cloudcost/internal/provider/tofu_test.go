@@ -209,18 +209,7 @@ data "cloudcost_accounts" "all" {}
 // authorization server (auth_url defaults to the API's origin) and reads with it.
 func TestAccClientCredentials(t *testing.T) {
 	acceptance(t)
-	out, err := exec.Command("node", filepath.Join(repoRoot, "sandbox", "dist", "cli.js"), "client", "create", "--org", "demo",
-		"--scopes", "read,write", "--json", "--data", sandbox.dataDir).Output()
-	if err != nil {
-		t.Fatalf("client create: %v", err)
-	}
-	var cli struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-	}
-	if err := json.Unmarshal(out, &cli); err != nil {
-		t.Fatal(err)
-	}
+	cli := sandbox.oauthClient(t)
 	d := newTofuDir(t, `
 data "cloudcost_accounts" "all" {}
 output "first" { value = data.cloudcost_accounts.all.accounts[0].account_id }
