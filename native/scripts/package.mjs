@@ -44,6 +44,9 @@ async function bundle(outfile) {
     target: "node22",
     legalComments: "eof",
     logLevel: "warning",
+    // The runtime looks up @pulumi/pulumi's engine stubs beside an unbundled install (engine-log.ts); this bundle
+    // never takes that path: the plugin passes the stubs it bundles.
+    logOverride: { "require-resolve-not-external": "silent" },
     plugins: [unknownValueOnly, packageVersion],
   });
 }

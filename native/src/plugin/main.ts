@@ -1,4 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
+import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { engineAddressOf, engineRequestLog, logRequestsTo } from "@cloudcost/pulumi/runtime";
 import { PLUGIN_VERSION } from "../version";
@@ -13,7 +15,10 @@ import { loadSchema } from "./schema-file";
  */
 async function main(): Promise<void> {
   const engine = engineAddressOf(process.argv.slice(2));
-  if (engine !== undefined) logRequestsTo(engineRequestLog(engine));
+  // The stubs this plugin bundles (with the grpc-js its server uses): a packed plugin has no @pulumi/pulumi install
+  // beside it for the runtime to find its own in.
+  const stubs = { createInsecure: () => grpc.credentials.createInsecure(), EngineClient, LogRequest, LogSeverity };
+  if (engine !== undefined) logRequestsTo(engineRequestLog(engine, stubs));
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(ResourceProviderService, providerService(PLUGIN_VERSION, loadSchema()));
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { requestLogLine, type RequestLog } from "@cloudcost/api";
 import type { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 
 /*
  * The request log of both provider doors goes to the engine's log (issue 38): the engine starts a provider
@@ -25,17 +26,37 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** A request log that sends each line to the engine at `address` as a DEBUG message. */
-export function engineRequestLog(address: string): RequestLog {
-  // The stubs and their grpc-js are @pulumi/pulumi's own: the client's credentials must come from the same
-  // grpc-js instance as its constructor, and this package declares no grpc-js of its own.
+/** What a request log needs of the engine's gRPC stubs: one grpc-js instance's credentials and its client. */
+export interface EngineLogStubs {
+  createInsecure(): ConstructorParameters<typeof EngineClient>[1];
+  EngineClient: typeof EngineClient;
+  LogRequest: typeof LogRequest;
+  LogSeverity: typeof LogSeverity;
+}
+
+/**
+ * @pulumi/pulumi's own stubs, found at run time beside its install: the client's credentials must come from the
+ * same grpc-js instance as its constructor, and this package declares no grpc-js of its own. A bundle (the native
+ * plugin) has no install to look in and passes the stubs it bundled instead.
+ */
+function pulumiEngineStubs(): EngineLogStubs {
   const fromPulumi = createRequire(require.resolve("@pulumi/pulumi/proto/engine_grpc_pb"));
-  const grpc = fromPulumi("@grpc/grpc-js") as { credentials: { createInsecure(): ConstructorParameters<typeof EngineClient>[1] } };
+  const grpc = fromPulumi("@grpc/grpc-js") as { credentials: { createInsecure: EngineLogStubs["createInsecure"] } };
   const { EngineClient: Client } = fromPulumi("./engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
-  const { LogRequest, LogSeverity } = fromPulumi("./engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
-  const engine = new Client(address, grpc.credentials.createInsecure());
+  const pb = fromPulumi("./engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+  return {
+    createInsecure: () => grpc.credentials.createInsecure(),
+    EngineClient: Client,
+    LogRequest: pb.LogRequest,
+    LogSeverity: pb.LogSeverity,
+  };
+}
+
+/** A request log that sends each line to the engine at `address` as a DEBUG message. */
+export function engineRequestLog(address: string, stubs: EngineLogStubs = pulumiEngineStubs()): RequestLog {
+  const engine = new stubs.EngineClient(address, stubs.createInsecure());
   return (entry) => {
-    const request = new LogRequest().setSeverity(LogSeverity.DEBUG).setMessage(requestLogLine(entry));
+    const request = new stubs.LogRequest().setSeverity(stubs.LogSeverity.DEBUG).setMessage(requestLogLine(entry));
     // A line the engine did not take must not fail the deployment it describes.
     engine.log(request, () => undefined);
   };

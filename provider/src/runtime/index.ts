@@ -28,7 +28,7 @@ export const specs: Record<ResourceKind, ResourceSpec<Props, { id: string }>> = 
 export { changedKeys, configureFrom } from "./handlers";
 export { CREATE_KEY, URN_KEY } from "./create-key";
 export { clientFor, currentClient, logRequestsTo } from "./clients";
-export { engineAddressOf, engineRequestLog } from "./engine-log";
+export { engineAddressOf, engineRequestLog, type EngineLogStubs } from "./engine-log";
 export { checkedApiUrl, resolveSettings, SETTINGS_ENV, SettingsError, type ConfigLookup } from "./settings";
 export { userFacing } from "./user-facing-error";
 export type { ResourceSpec } from "./resource-spec";
