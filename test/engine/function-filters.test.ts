@@ -75,14 +75,15 @@ function project(header: string, files: Record<string, string> = {}): string {
   return dir;
 }
 
+/**
+ * The stack outputs of the program in DIR after `pulumi up`. The program only invokes functions, so there is
+ * nothing to destroy: the workspace (backend and stacks) goes with the fixture, and no CLI run is spent on it.
+ */
 async function outputsOf(dir: string, name: string, prepare?: (cwd: string) => void): Promise<Record<string, unknown>> {
   const stack = await f.stack(dir, name);
   prepare?.(stack.cwd);
   expectSuccess(await stack.up());
-  const outputs = await stack.outputs();
-  expectSuccess(await stack.destroy());
-  expect((await stack.remove()).code).toBe(0);
-  return outputs;
+  return stack.outputs();
 }
 
 test(
