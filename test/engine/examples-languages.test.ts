@@ -5,7 +5,7 @@
  * organization as it was. (The TypeScript examples' longer round, on the dynamic resources: examples.test.ts.)
  */
 import { execFile } from "node:child_process";
-import { appendFileSync, rmSync, symlinkSync } from "node:fs";
+import { appendFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { PulumiStack } from "@cloudcost/testkit";
@@ -30,7 +30,6 @@ const NATIVE_ALERT = "cloudcost:index:BudgetAlert";
 const SETUP_TIMEOUT_MS = 600_000;
 
 let venv: string | undefined;
-afterAll(() => venv && rmSync(venv, { recursive: true, force: true }));
 
 /** What a copied program needs besides its files, per language: the user's install step. */
 const PREPARE: Record<string, (dir: string) => Promise<void>> = {

@@ -61,7 +61,7 @@ beforeAll(async () => {
   }
 }, SETUP_TIMEOUT_MS);
 afterAll(() => {
-  for (const dir of [...folders, ...(venv ? [venv] : [])]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
 const outputName = (fn: CostFunction, c: FilterCase) => `${fn}_${c.name}`;

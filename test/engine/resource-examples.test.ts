@@ -22,10 +22,7 @@ const SETUP_TIMEOUT_MS = 600_000;
 let work: string;
 let venv: string | undefined;
 beforeAll(() => void (work = mkdtempSync(join(tmpdir(), "cloudcost-doc-examples-"))));
-afterAll(() => {
-  rmSync(work, { recursive: true, force: true });
-  if (venv) rmSync(venv, { recursive: true, force: true });
-});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function example(kind: string, language: ExampleLanguage): DocsExample {
   const found = docsText(kind as (typeof KINDS)[number]).examples.find((e) => e.language === language);

@@ -4,9 +4,11 @@
  * through the API.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { promisify } from "node:util";
 import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
@@ -181,18 +183,83 @@ export async function changeAlertAmount(
 const PIP_TIMEOUT_MS = 600_000;
 
 /**
- * A Python virtual environment with `pulumi` from PyPI and the generated SDK (sdk/python), as pip installs them;
- * the caller removes it. A program uses it as Pulumi.yaml's `virtualenv: venv` when linked in as `venv`.
+ * A Python virtual environment with `pulumi` from PyPI and the generated SDK (sdk/python), as pip installs them.
+ * A program uses it as Pulumi.yaml's `virtualenv: venv` when linked in as `venv`; nobody removes it.
+ *
+ * One per content of sdk/python and Python version, in the user's cache folder (XDG_CACHE_HOME: a fresh one per
+ * CI run), shared by every suite and jest worker: building one (a venv, pip resolving and installing pulumi and its
+ * gRPC wheels) costs tens of CPU seconds, and three suites each built their own. The first to ask builds it while
+ * holding a lock (a directory, made atomically, naming its process); the others wait for its `.ready` marker.
  */
 export async function pythonEnvironment(): Promise<string> {
+  const python = (await promisify(execFile)("python3", ["--version"])).stdout.trim();
+  const key = createHash("sha256")
+    .update(python)
+    .update(treeDigest(join(REPO, "sdk", "python")))
+    .digest("hex")
+    .slice(0, 16);
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "cloudcost-test-venvs", key);
+  const lock = `${dir}.lock`;
+  mkdirSync(dirname(dir), { recursive: true });
+  while (!existsSync(join(dir, ".ready"))) {
+    if (!takeLock(lock)) {
+      await delay(1_000);
+      continue;
+    }
+    try {
+      if (!existsSync(join(dir, ".ready"))) {
+        rmSync(dir, { recursive: true, force: true });
+        await buildPythonEnvironment(dir);
+        writeFileSync(join(dir, ".ready"), python);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dir;
+}
+
+/** Takes the lock directory, or frees it first when the process that holds it is gone (killed mid-build). */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    writeFileSync(join(lock, "pid"), String(process.pid));
+    return true;
+  } catch {
+    const holder = Number(existsSync(join(lock, "pid")) ? readFileSync(join(lock, "pid"), "utf8") : NaN);
+    if (Number.isInteger(holder) && !isAlive(holder)) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The files of a folder, names and contents, as one digest. */
+function treeDigest(root: string): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort()) {
+    hash.update(file.slice(root.length)).update(readFileSync(file));
+  }
+  return hash.digest("hex");
+}
+
+async function buildPythonEnvironment(dir: string): Promise<void> {
   const run = promisify(execFile);
-  const dir = mkdtempSync(join(tmpdir(), "cloudcost-venv-"));
   await run("python3", ["-m", "venv", dir], { timeout: PIP_TIMEOUT_MS });
   // From a copy: pip builds in the source tree (build/, *.egg-info), and sdk/ holds only what gen-sdk wrote.
   const source = join(dir, "sdk-source");
   cpSync(join(REPO, "sdk", "python"), source, { recursive: true });
   await run(join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", source], { timeout: PIP_TIMEOUT_MS });
-  return dir;
 }
 
 /** Pulumi.yaml lines that run the native plugin from its folder in this repository (native/README.md). */
