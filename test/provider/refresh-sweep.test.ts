@@ -4,17 +4,28 @@
  * through create → refresh → refresh → up → up with `ignoreChanges` on that input, under the engine rules
  * of testkit/src/engine.ts. Neither refresh may change the stored inputs or outputs, neither `up` may
  * produce anything but a Same step, and the object on the service must not change (`updatedAt`).
- * Bounded: two drawn values per input, one host per kind, every object destroyed after its case.
+ *
+ * Bounded: two drawn values per input (fast-check, seed 13), each its own resource — a subject. The subjects
+ * of a kind are independent objects, so they share one stack: one create, two refreshes and two `up`s per
+ * kind, asserted per subject (a provider host per operation, as the CLI starts them, instead of one per
+ * subject per operation). The two refreshes read both ways a Read can take (provider/src/runtime/
+ * refresh-listing.ts): the first from the kind's listing, as a stack of many resources is refreshed; in the
+ * second the list endpoint is refused, so every subject is read with its own `GET /{kind}/{id}`, as a lone
+ * resource is. A loopback proxy in front of the sandbox counts what each refresh sent.
  */
 import fc from "fast-check";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, type ResourceKind } from "@cloudcost/pulumi";
 import type * as pulumi from "@pulumi/pulumi";
-import { Engine, secret, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { Engine, secret, startSandbox, type RefreshResult, type RunningSandbox, type StepRecord } from "@cloudcost/testkit";
+import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 
 type Json = Record<string, unknown>;
 
 let sandbox: RunningSandbox;
+let proxy: CountingProxy;
+/** While set, the proxy refuses every list request (`GET /{kind}?…`): each Read takes its own GET. */
+let refuseLists = false;
 let token: string;
 let api: CloudCostClient;
 let aws: string[];
@@ -26,6 +37,11 @@ const unique = (label: string) => `${label} ${++serial}`;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
+  proxy = await startCountingProxy(sandbox.origin, undefined, (method, url) =>
+    refuseLists && method === "GET" && /^\/api\/v1\/(groups|alerts|reports)(\?|$)/.test(url)
+      ? { status: 400, title: "list refused by the test" }
+      : undefined,
+  );
   token = await sandbox.token("read,write");
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   const accounts = [];
@@ -36,6 +52,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   for (const e of engines) await e.stop();
+  await proxy?.close();
   await sandbox?.dispose();
   await closeAllPools();
 });
@@ -177,40 +194,106 @@ const KINDS: Record<ResourceKind, KindSpec> = {
   },
 };
 
-const cases = Object.entries(KINDS).flatMap(([kind, spec]) =>
-  Object.keys(spec.fields).map((field) => [kind as ResourceKind, field] as const),
-);
+/** One resource of the sweep: an input of its kind set to one drawn value. */
+interface Subject {
+  field: string;
+  /** The input set: `thresholdsRouted` is a second set of values for `thresholds` (issue 27). */
+  input: string;
+  name: string;
+  inputs: Json;
+}
 
-describe.each(cases)("%s.%s", (kind, field) => {
-  it("create → refresh → refresh → up → up with ignoreChanges: no diff, no change on the service", async () => {
-    const spec = KINDS[kind];
-    const engine = new Engine({ config: { "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) } });
+/** The subjects of a kind: per input, the two values fast-check draws for it (seed 13, as `fc.assert` would). */
+async function subjectsOf(kind: ResourceKind): Promise<Subject[]> {
+  const spec = KINDS[kind];
+  const subjects: Subject[] = [];
+  for (const [field, values] of Object.entries(spec.fields)) {
+    for (const [n, drawn] of fc.sample(values, { numRuns: 2, seed: 13 }).entries()) {
+      let value = drawn;
+      if (value === "scope") value = scopeGroup;
+      if (value === "adopt") value = await spec.existing();
+      const input = field === "thresholdsRouted" ? "thresholds" : field;
+      subjects.push({ field, input, name: `sweep-${field}-${n}`, inputs: { ...spec.base(), [input]: value } });
+    }
+  }
+  return subjects;
+}
+
+/** A refresh's requests to the service: GETs of one object, and pages of a kind's listing. */
+function requests(seen: Seen[]): { gets: number; lists: number } {
+  const routes = seen.filter((s) => s.method === "GET").map((s) => s.path.replace(/^\/api\/v1/, ""));
+  return {
+    gets: routes.filter((r) => /^\/(groups|alerts|reports)\/[^/]+$/.test(r)).length,
+    lists: routes.filter((r) => /^\/(groups|alerts|reports)$/.test(r)).length,
+  };
+}
+
+describe.each(Object.keys(KINDS) as ResourceKind[])("%s", (kind) => {
+  const spec = KINDS[kind];
+  let subjects: Subject[] = [];
+  /** Per subject name: its id, `updatedAt` after create, and after the two refreshes and the two `up`s. */
+  const seen = new Map<string, { id: string; created: string; after: string }>();
+  const refreshes: { results: RefreshResult[]; sent: { gets: number; lists: number } }[] = [];
+  const ups: StepRecord[][] = [];
+  let engine: Engine;
+
+  beforeAll(async () => {
+    engine = new Engine({ config: { "cloudcost:apiUrl": `${proxy.origin}/api/v1`, "cloudcost:apiToken": secret(token) } });
     engines.push(engine);
-    await fc.assert(
-      fc.asyncProperty(spec.fields[field]!, async (drawn) => {
-        let value = drawn;
-        if (value === "scope") value = scopeGroup;
-        if (value === "adopt") value = await spec.existing();
-        // A second set of values for one input ("thresholdsRouted": issue 27's absolute and routed thresholds).
-        const input = field === "thresholdsRouted" ? "thresholds" : field;
-        const inputs = { ...spec.base(), [input]: value };
-        const name = `sweep-${++serial}`;
-        const program = (opts: pulumi.CustomResourceOptions) => () => [spec.declare(name, inputs, opts)];
-        try {
-          await engine.runProgram(program({}));
-          const id = [...engine.state.values()][0]!.id;
-          const createdAt = await spec.updatedAt(id);
-          for (const refresh of [await engine.refresh(), await engine.refresh()]) {
-            expect(refresh).toEqual([expect.objectContaining({ gone: false, inputsChanged: false, outputsChanged: false })]);
-          }
-          expect((await engine.runProgram(program({}))).steps.map((s) => s.op)).toEqual(["same"]);
-          expect((await engine.runProgram(program({ ignoreChanges: [input] }))).steps.map((s) => s.op)).toEqual(["same"]);
-          expect(await spec.updatedAt(id)).toBe(createdAt);
-        } finally {
-          await engine.destroy();
-        }
-      }),
-      { numRuns: 2, seed: 13, endOnFailure: true },
-    );
+    subjects = await subjectsOf(kind);
+    const program = (ignore: boolean) => () =>
+      subjects.map((s) => spec.declare(s.name, s.inputs, ignore ? { ignoreChanges: [s.input] } : {}));
+    await engine.runProgram(program(false));
+    for (const s of subjects) {
+      const id = engine.state.get(engine.urnOf(`pulumi-nodejs:dynamic/cloudcost:${kind}`, s.name))?.id;
+      if (id) seen.set(s.name, { id, created: await spec.updatedAt(id), after: "" });
+    }
+    for (const refuse of [false, true]) {
+      refuseLists = refuse;
+      const mark = proxy.seen.length;
+      try {
+        refreshes.push({ results: await engine.refresh(), sent: requests(proxy.since(mark)) });
+      } finally {
+        refuseLists = false;
+      }
+    }
+    ups.push((await engine.runProgram(program(false))).steps);
+    ups.push((await engine.runProgram(program(true))).steps);
+    for (const entry of seen.values()) entry.after = await spec.updatedAt(entry.id);
+  }, 300_000);
+  afterAll(async () => {
+    await engine?.destroy();
   }, 120_000);
+
+  it("the first refresh reads the kind from its listing, the second with one GET per resource", () => {
+    // The first Read of a kind takes its own GET, the second starts the listing (one page: fewer than 200).
+    expect(refreshes.map((r) => r.sent)).toEqual([
+      { gets: 1, lists: 1 },
+      { gets: subjects.length, lists: 1 },
+    ]);
+  });
+
+  it.each(Object.keys(spec.fields))(
+    "%s: create → refresh → refresh → up → up with ignoreChanges: no diff, no change on the service",
+    (field) => {
+      const mine = subjects.filter((s) => s.field === field);
+      expect(mine).toHaveLength(2);
+      for (const s of mine) {
+        const urn = engine.urnOf(`pulumi-nodejs:dynamic/cloudcost:${kind}`, s.name);
+        const object = seen.get(s.name);
+        expect({ subject: s.name, created: object !== undefined }).toEqual({ subject: s.name, created: true });
+        for (const { results } of refreshes)
+          expect({ subject: s.name, refresh: results.filter((r) => r.urn === urn) }).toEqual({
+            subject: s.name,
+            refresh: [{ urn, gone: false, inputsChanged: false, outputsChanged: false }],
+          });
+        for (const steps of ups)
+          expect({ subject: s.name, steps: steps.filter((r) => r.urn === urn).map((r) => r.op) }).toEqual({
+            subject: s.name,
+            steps: ["same"],
+          });
+        expect({ subject: s.name, updatedAt: object!.after }).toEqual({ subject: s.name, updatedAt: object!.created });
+      }
+    },
+  );
 });

@@ -20,17 +20,37 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
+/** An answer the proxy gives itself instead of forwarding (a status and a problem+json title). */
+export interface Refusal {
+  status: number;
+  title: string;
+}
+
 /**
  * A loopback reverse proxy in front of the sandbox that records every request, so a test can count
  * what a client really sent (token requests, retries) without trusting the client's own numbers, and
- * can learn secrets only the client saw (the access tokens it was issued) to search for them.
+ * can learn secrets only the client saw (the access tokens it was issued) to search for them. `refuse`
+ * may answer a request itself (recorded with its status, never forwarded): a route failing on purpose.
  */
-export async function startCountingProxy(target: string, capture: (path: string) => boolean = () => false): Promise<CountingProxy> {
+export async function startCountingProxy(
+  target: string,
+  capture: (path: string) => boolean = () => false,
+  refuse: (method: string, url: string) => Refusal | undefined = () => undefined,
+): Promise<CountingProxy> {
   const upstream = new URL(target);
   const seen: Seen[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const entry: Seen = { method: req.method ?? "", path: (req.url ?? "").split("?")[0]!, status: 0 };
     seen.push(entry);
+    const refusal = refuse(entry.method, req.url ?? "");
+    if (refusal) {
+      entry.status = refusal.status;
+      req.resume();
+      res
+        .writeHead(refusal.status, { "content-type": "application/problem+json" })
+        .end(JSON.stringify({ type: "about:blank", title: refusal.title, status: refusal.status }));
+      return;
+    }
     const out = forward(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
