@@ -212,12 +212,11 @@ describe("an interrupted pulumi up or destroy (real CLI, seeded)", () => {
     expect((await inState(a)).alerts).toEqual([first]);
     expect((await inService()).alerts).toEqual([first, other].sort());
 
-    // Deleted, then declared again with the same inputs (so the same key): a new object, since the service
-    // forgot the key with the object it made.
-    await a.setConfigObject(DECLARED_RESOURCES, []);
-    expectSuccess(await a.up());
+    // Deleted (`destroy`: the provider's Delete, as a resource dropped from the program gets, without running
+    // the program), then declared again with the same inputs (so the same key): a new object, since the
+    // service forgot the key with the object it made.
+    expectSuccess(await a.destroy());
     expect((await inService()).alerts).toEqual([other]);
-    await a.setConfigObject(DECLARED_RESOURCES, alert);
     expectSuccess(await a.up());
     const [again] = (await inState(a)).alerts;
     expect(again).not.toBe(first);
