@@ -298,7 +298,14 @@ async function cliSide(f: EngineFixture, stackName: string): Promise<Side> {
   // `pulumi preview --json` prints the engine events as they come, as `up --json` does, instead of one digest.
   f.workspace.env.PULUMI_ENABLE_STREAMING_JSON_PREVIEW = "true";
 
-  const exported = async () => (await stack.exportState({ showSecrets: true })).deployment.resources ?? [];
+  type Exported = NonNullable<Awaited<ReturnType<PulumiStack["exportState"]>>["deployment"]["resources"]>;
+  /**
+   * The state as the last command left it: only a command of this side writes the stack's state (a change
+   * through the API or to the stack config does not), so the export after one command is the state before the
+   * next, and one `stack export` per command is enough.
+   */
+  let last: Exported | undefined;
+  const exported = async (): Promise<Exported> => (last ??= (await stack.exportState({ showSecrets: true })).deployment.resources ?? []);
   const stateOf = (resources: Awaited<ReturnType<typeof exported>>): Record<string, Comparable> => {
     const names = new Map(resources.filter((r) => r.id).map((r) => [r.id!, nameOf(r.urn)]));
     return Object.fromEntries(
@@ -313,6 +320,7 @@ async function cliSide(f: EngineFixture, stackName: string): Promise<Side> {
     const beforeResources = await exported();
     const before = stateOf(beforeResources);
     const result = await stack.run([...args, "--json"]);
+    last = undefined;
     const events: EngineEvent[] = [];
     for (const line of result.stdout.split("\n")) {
       if (!line.startsWith("{")) continue;
@@ -447,133 +455,273 @@ async function onBoth(s: { harness: Side; cli: Side }, change: (api: CloudCostCl
   for (const side of [s.harness, s.cli]) await change(side.api, await side.ids());
 }
 
+// ---- scenarios that share a stack ----
+
+type Said = Observed & { message: string };
+/** One command of a shared stack, as each side observed it. */
+interface Command {
+  label: string;
+  harness: Said;
+  cli: Said;
+}
+
+/** An observation narrowed to the resources whose names start with PREFIX: one scenario's objects. */
+function own(o: Observed, prefix: string): Observed {
+  const mine = (name: string) => name.startsWith(prefix);
+  const pick = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([name]) => mine(name)));
+  return {
+    ok: o.ok,
+    steps: o.steps.filter((text) => mine(text.split(" ")[1] ?? "")),
+    diffs: pick(o.diffs),
+    policies: o.policies.filter((text) => mine(text.split(" ")[1] ?? "")),
+    state: pick(o.state),
+  };
+}
+
+/**
+ * Scenarios whose objects are independent (no name, reference or policy verdict of one touches another's)
+ * run in one stack per side: each command carries every scenario's step at once, and each scenario's test
+ * judges the two sides on its own objects — one stack and one command sequence instead of one per scenario.
+ * SCRIPT runs the commands (in `beforeAll`); `command(label)` is what it recorded under that label.
+ */
+function sharedStack(
+  stack: string,
+  script: (run: (label: string, command: (s: Side) => Promise<Said>) => Promise<void>, s: { harness: Side; cli: Side }) => Promise<void>,
+): { agree(prefix: string): void; command(label: string): Command } {
+  const commands: Command[] = [];
+  beforeAll(async () => {
+    const s = await pair(stack);
+    await script(async (label, command) => {
+      commands.push({ label, harness: await command(s.harness), cli: await command(s.cli) });
+    }, s);
+  }, TIMEOUT);
+  return {
+    /** The two sides agree on the scenario's objects after every command (the engine's is the expected one). */
+    agree(prefix) {
+      expect(commands.length).toBeGreaterThan(0);
+      for (const { label, harness, cli } of commands) {
+        const said = cli.ok ? "" : cli.message.slice(-2000);
+        expect({ command: label, ...own(harness, prefix), cliSaid: said }).toEqual({ command: label, ...own(cli, prefix), cliSaid: said });
+      }
+    },
+    command(label) {
+      const found = commands.find((c) => c.label === label);
+      if (!found) throw new Error(`no command ${label} ran`);
+      return found;
+    },
+  };
+}
+
 const RECIPIENTS = ["FinOps@Example.com", "alice@example.com"];
 const THRESHOLDS = [
   { percent: 100, basis: "actual" },
   { percent: 80, basis: "forecast" },
 ];
 const WEBHOOK = "https://hooks.example.com/services/T000/harness-agrees";
-const TIMEOUT = 300_000;
+/**
+ * A bound against a hang, never a verdict on speed: per scenario of up to eight commands on each side, which
+ * on a loaded 2-core machine take half a minute each.
+ */
+const TIMEOUT = 600_000;
 /** A pack config whose verdicts depend only on the program: the forecast policy (which asks the service) is off. */
 const PACK: PolicyPackConfigFile = { "budget-alert-forecast": "disabled", "budget-alert-group-scope": { allowOrganizationWide: true } };
 
 describe("testkit's engine and the real Pulumi CLI agree, rule by rule", () => {
-  it(
-    "refresh replaces inputs and outputs, and an empty id drops the resource",
-    async () => {
-      const s = await pair("refresh-replaces");
-      const program: Declared[] = [
-        { kind: "CloudGroup", name: "rr-group", args: { name: "RR group", awsAccountIds: ["111122223333"] } },
-        { kind: "BudgetAlert", name: "rr-alert", args: { name: "RR alert", amount: 100, recipients: RECIPIENTS } },
-      ];
-      await both(s, (side) => side.up(program));
+  describe("refresh, ignoreChanges, secrets and the stored provider config (one stack)", () => {
+    const rr: Declared[] = [
+      { kind: "CloudGroup", name: "rr-group", args: { name: "RR group", awsAccountIds: ["111122223333"] } },
+      { kind: "BudgetAlert", name: "rr-alert", args: { name: "RR alert", amount: 100, recipients: RECIPIENTS } },
+    ];
+    const ic: Declared[] = [
+      {
+        kind: "CloudGroup",
+        name: "ic-group",
+        args: { name: "IC group", awsAccountIds: ["111122223333"] },
+        opts: { ignoreChanges: ["description"] },
+      },
+      {
+        kind: "BudgetAlert",
+        name: "ic-alert",
+        args: { name: "IC alert", amount: 100, recipients: RECIPIENTS, thresholds: THRESHOLDS, webhookUrl: WEBHOOK },
+        opts: { ignoreChanges: ["webhookUrl", "amount"] },
+      },
+    ];
+    const icChanged: Declared[] = [
+      { ...ic[0]!, args: { ...ic[0]!.args, description: "Added later" } },
+      { ...ic[1]!, args: { ...ic[1]!.args, amount: 500, webhookUrl: `${WEBHOOK}/other` } },
+    ];
+    const se: Declared[] = [
+      { kind: "BudgetAlert", name: "se-alert", args: { name: "SE alert", amount: 100, recipients: RECIPIENTS, webhookUrl: WEBHOOK } },
+    ];
+    const seRotated: Declared[] = [{ ...se[0]!, args: { ...se[0]!.args, webhookUrl: `${WEBHOOK}/rotated` } }];
+    const so: Declared[] = [
+      {
+        kind: "CloudGroup",
+        name: "so-group",
+        args: { name: "SO group", description: "Hidden" },
+        opts: { additionalSecretOutputs: ["description"] },
+      },
+      {
+        kind: "BudgetAlert",
+        name: "so-alert",
+        args: { name: "SO alert", amount: 100 },
+        opts: { additionalSecretOutputs: ["name", "currentSpend"] },
+      },
+    ];
+    const sc: Declared[] = [{ kind: "CloudGroup", name: "sc-group", args: { name: "SC group" } }];
+
+    const run = sharedStack("refresh-rules", async (both, s) => {
+      await both("up", (side) => side.up([...rr, ...ic, ...se, ...so, ...sc]));
       await onBoth(s, async (api, ids) => {
-        const alert = await api.getAlert(ids["rr-alert"]!);
-        await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(alert), amount: 250 });
+        const rrAlert = await api.getAlert(ids["rr-alert"]!);
+        await api.replaceAlert(rrAlert.id, { ...z.object(AlertInput.shape).parse(rrAlert), amount: 250 });
         await api.deleteGroup(ids["rr-group"]!);
+        const icAlert = await api.getAlert(ids["ic-alert"]!);
+        await api.replaceAlert(icAlert.id, { ...z.object(AlertInput.shape).parse(icAlert), webhookUrl: WEBHOOK, amount: 300 });
       });
-      const refreshed = await both(s, (side) => side.refresh());
-      expect(Object.keys(refreshed.cli.state)).toEqual(["rr-alert"]);
-      expect(refreshed.cli.state["rr-alert"]).toMatchObject({ inputs: { amount: 250 }, outputs: { amount: 250 } });
-      const up = await both(s, (side) => side.up(program));
-      expect(up.cli.steps).toEqual(["update rr-alert", "create rr-group"]);
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
+      await both("refresh", (side) => side.refresh());
+      await both("up after refresh", (side) => side.up([...rr, ...icChanged, ...se, ...so, ...sc]));
+      await both("up, webhook rotated", (side) => side.up([...rr, ...icChanged, ...seRotated, ...so, ...sc]));
+      // From here on the program's provider config points nowhere: refresh and destroy must use the stored one.
+      for (const side of [s.harness, s.cli]) await side.setProviderConfig(DEAD_API_URL, "not-a-token");
+      await both("refresh, config changed", (side) => side.refresh());
+      await both("destroy, config changed", (side) => side.destroy());
+    });
 
-  it(
-    "ignoreChanges reads the OLD inputs (after a refresh, the refreshed ones; a path they lack is removed)",
-    async () => {
-      const s = await pair("ignore-changes");
-      const first: Declared[] = [
-        {
-          kind: "CloudGroup",
-          name: "ic-group",
-          args: { name: "IC group", awsAccountIds: ["111122223333"] },
-          opts: { ignoreChanges: ["description"] },
-        },
-        {
-          kind: "BudgetAlert",
-          name: "ic-alert",
-          args: { name: "IC alert", amount: 100, recipients: RECIPIENTS, thresholds: THRESHOLDS, webhookUrl: WEBHOOK },
-          opts: { ignoreChanges: ["webhookUrl", "amount"] },
-        },
-      ];
-      await both(s, (side) => side.up(first));
-      await onBoth(s, async (api, ids) => {
-        const alert = await api.getAlert(ids["ic-alert"]!);
-        await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(alert), webhookUrl: WEBHOOK, amount: 300 });
+    it("refresh replaces inputs and outputs, and an empty id drops the resource", () => {
+      run.agree("rr-");
+      const refreshed = own(run.command("refresh").cli, "rr-");
+      expect(Object.keys(refreshed.state)).toEqual(["rr-alert"]);
+      expect(refreshed.state["rr-alert"]).toMatchObject({ inputs: { amount: 250 }, outputs: { amount: 250 } });
+      expect(own(run.command("up after refresh").cli, "rr-").steps).toEqual(["update rr-alert", "create rr-group"]);
+    });
+
+    it("ignoreChanges reads the OLD inputs (after a refresh, the refreshed ones; a path they lack is removed)", () => {
+      run.agree("ic-");
+      const up = own(run.command("up after refresh").cli, "ic-");
+      expect(up.steps).toEqual(["same ic-alert", "same ic-group"]);
+      expect(up.state["ic-alert"]!.inputs).toMatchObject({ amount: 300, webhookUrl: { secret: WEBHOOK } });
+      expect(up.state["ic-group"]!.inputs).toMatchObject({ description: "" });
+    });
+
+    it("refresh and destroy use the provider config stored in state, not the program's current config", () => {
+      run.agree("sc-");
+      expect(run.command("refresh, config changed").cli).toMatchObject({ ok: true, steps: expect.arrayContaining(["refresh sc-group"]) });
+      const destroyed = run.command("destroy, config changed").cli;
+      expect(destroyed).toMatchObject({ ok: true, steps: expect.arrayContaining(["delete sc-group"]) });
+      expect(destroyed.state).toEqual({});
+    });
+
+    it("secrets are stripped before the dynamic provider and re-marked on what comes back", () => {
+      run.agree("se-");
+      expect(own(run.command("up").cli, "se-").state["se-alert"]).toMatchObject({
+        inputs: { webhookUrl: { secret: WEBHOOK } },
+        outputs: { webhookUrl: { secret: WEBHOOK } },
       });
-      await both(s, (side) => side.refresh());
-      const changed: Declared[] = [
-        { ...first[0]!, args: { ...first[0]!.args, description: "Added later" } },
-        { ...first[1]!, args: { ...first[1]!.args, amount: 500, webhookUrl: `${WEBHOOK}/other` } },
-      ];
-      const up = await both(s, (side) => side.up(changed));
-      expect(up.cli.steps).toEqual(["same ic-alert", "same ic-group"]);
-      expect(up.cli.state["ic-alert"]!.inputs).toMatchObject({ amount: 300, webhookUrl: { secret: WEBHOOK } });
-      expect(up.cli.state["ic-group"]!.inputs).toMatchObject({ description: "" });
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
+      expect(own(run.command("up, webhook rotated").cli, "se-").steps).toEqual(["update se-alert"]);
+    });
 
-  it(
-    "Check gets the stored inputs as olds (none for a new resource or a targeted replace) and its answer is stored",
-    async () => {
-      const s = await pair("check-olds");
-      const alert = (recipients: string[]): Declared[] => [
-        {
-          kind: "BudgetAlert",
-          name: "co-alert",
-          args: { name: "CO alert", amount: 0.1 + 0.2, recipients, thresholds: [...THRESHOLDS].reverse() },
-        },
-      ];
-      const created = await both(s, (side) => side.up(alert(RECIPIENTS)));
-      expect(created.cli.state["co-alert"]!.inputs).toMatchObject({
-        recipients: ["alice@example.com", "finops@example.com"],
-        currency: "USD",
-      });
-      await both(s, (side) => side.up(alert([...RECIPIENTS].reverse())));
-      const updated = await both(s, (side) => side.up(alert([...RECIPIENTS, "Bob@example.com"])));
-      expect(updated.cli.diffs).toEqual({ "co-alert": ["recipients"] });
-      await both(s, (side) => side.up(alert([...RECIPIENTS, "Bob@example.com"]), { replace: ["co-alert"] }));
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
+    it("additionalSecretOutputs are made secret by the engine after each step", () => {
+      run.agree("so-");
+      expect(own(run.command("up").cli, "so-").state["so-group"]!.outputs.description).toEqual({ secret: "Hidden" });
+    });
+  });
 
-  it(
-    "Diff gets the old outputs; Update only when it reports changes, otherwise a Same step",
-    async () => {
-      const s = await pair("diff-outputs");
-      const alert = (amount: number, recipients = RECIPIENTS): Declared[] => [
-        { kind: "BudgetAlert", name: "do-alert", args: { name: "DO alert", amount, recipients } },
-      ];
-      await both(s, (side) => side.up(alert(0.3)));
-      const same = await both(s, (side) =>
-        side.up(
-          alert(
+  describe("Check's olds, Diff's olds and the replace order (one stack)", () => {
+    const co = (recipients: string[]): Declared[] => [
+      {
+        kind: "BudgetAlert",
+        name: "co-alert",
+        args: { name: "CO alert", amount: 0.1 + 0.2, recipients, thresholds: [...THRESHOLDS].reverse() },
+      },
+    ];
+    const dOut = (amount: number, recipients = RECIPIENTS): Declared[] => [
+      { kind: "BudgetAlert", name: "do-alert", args: { name: "DO alert", amount, recipients } },
+    ];
+    const ro: Declared[] = [
+      { kind: "CloudGroup", name: "ro-group", args: { name: "RO group" } },
+      { kind: "BudgetAlert", name: "ro-alert", args: { name: "RO alert", amount: 100 } },
+      { kind: "BudgetAlert", name: "ro-alert-dbr", args: { name: "RO alert dbr", amount: 100 }, opts: { deleteBeforeReplace: true } },
+    ];
+    const withBob = [...RECIPIENTS, "Bob@example.com"];
+
+    const run = sharedStack("diff-rules", async (both, s) => {
+      await both("up", (side) => side.up([...co(RECIPIENTS), ...dOut(0.3), ...ro]));
+      await both("up, same values written otherwise", (side) =>
+        side.up([
+          ...co([...RECIPIENTS].reverse()),
+          ...dOut(
             0.1 + 0.2,
             RECIPIENTS.map((r) => r.toUpperCase()),
           ),
-        ),
+          ...ro,
+        ]),
       );
-      expect(same.cli.steps).toEqual(["same do-alert"]);
-      const update = await both(s, (side) => side.up(alert(42)));
-      expect(update.cli.diffs).toEqual({ "do-alert": ["amount"] });
+      await both("up, values changed", (side) => side.up([...co(withBob), ...dOut(42), ...ro]));
       // Changed behind Pulumi's back and not refreshed: Diff compares the stored outputs, which still say 42.
       await onBoth(s, async (api, ids) => {
         const live = await api.getAlert(ids["do-alert"]!);
         await api.replaceAlert(live.id, { ...z.object(AlertInput.shape).parse(live), amount: 77 });
       });
-      const unnoticed = await both(s, (side) => side.up(alert(42)));
-      expect(unnoticed.cli.steps).toEqual(["same do-alert"]);
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
+      await both("up, targeted replaces", (side) =>
+        side.up([...co(withBob), ...dOut(42), ...ro], { replace: ["co-alert", "ro-group", "ro-alert", "ro-alert-dbr"] }),
+      );
+      await both("destroy", (side) => side.destroy());
+    });
+
+    it("Check gets the stored inputs as olds (none for a new resource or a targeted replace) and its answer is stored", () => {
+      run.agree("co-");
+      expect(own(run.command("up").cli, "co-").state["co-alert"]!.inputs).toMatchObject({
+        recipients: ["alice@example.com", "finops@example.com"],
+        currency: "USD",
+      });
+      expect(own(run.command("up, values changed").cli, "co-").diffs).toEqual({ "co-alert": ["recipients"] });
+    });
+
+    it("Diff gets the old outputs; Update only when it reports changes, otherwise a Same step", () => {
+      run.agree("do-");
+      expect(own(run.command("up, same values written otherwise").cli, "do-").steps).toEqual(["same do-alert"]);
+      expect(own(run.command("up, values changed").cli, "do-").diffs).toEqual({ "do-alert": ["amount"] });
+      expect(own(run.command("up, targeted replaces").cli, "do-").steps).toEqual(["same do-alert"]);
+    });
+
+    it("replace order: create-before-delete unless deleteBeforeReplace; a targeted replace never asks Diff", () => {
+      run.agree("ro-");
+      expect(own(run.command("up, targeted replaces").cli, "ro-").steps).toEqual([
+        "replace ro-alert create-before-delete",
+        "replace ro-alert-dbr delete-before-create",
+        "replace ro-group delete-before-create",
+      ]);
+    });
+  });
+
+  describe("Remediate and internal keys (one stack, one pack config)", () => {
+    /** Thresholds remediated; recipients advisory, so ik-alert's outside recipient is a verdict, not a stop. */
+    const policy: PolicyPackConfigFile = { ...PACK, "budget-alert-thresholds": "remediate", "budget-alert-recipients": "advisory" };
+    const program: Declared[] = [
+      { kind: "BudgetAlert", name: "rm-alert", args: { name: "RM alert", amount: 100, recipients: ["finops@example.com"] } },
+      { kind: "BudgetAlert", name: "ik-alert", args: { name: "IK alert", amount: 100, recipients: ["someone@elsewhere.example.org"] } },
+    ];
+
+    const run = sharedStack("remediate", async (both) => {
+      await both("preview", (side) => side.up(program, { preview: true, policy }));
+      await both("up", (side) => side.up(program, { policy }));
+      await both("up again", (side) => side.up(program, { policy }));
+      await both("destroy", (side) => side.destroy());
+    });
+
+    it("Remediate's result becomes Create's inputs with no second Check, and Analyze runs on it", () => {
+      run.agree("rm-");
+      expect(own(run.command("up").cli, "rm-").state["rm-alert"]!.inputs.thresholds).toEqual(
+        expect.arrayContaining([{ basis: "forecast", percent: 100 }]),
+      );
+    });
+
+    it("Analyze never sees `__` keys and Remediate does: the remediated inputs keep `__provider`", () => {
+      run.agree("ik-");
+      expect(own(run.command("up").cli, "ik-").state["ik-alert"]!.inputs.__provider).toBe("<provider>");
+    });
+  });
 
   it(
     "`get` is judged on empty outputs only: an existing group is read, a missing one fails in the provider",
@@ -631,22 +779,6 @@ describe("testkit's engine and the real Pulumi CLI agree, rule by rule", () => {
   );
 
   it(
-    "Remediate's result becomes Create's inputs with no second Check, and Analyze runs on it",
-    async () => {
-      const s = await pair("remediate");
-      const policy: PolicyPackConfigFile = { ...PACK, "budget-alert-thresholds": "remediate" };
-      const program: Declared[] = [
-        { kind: "BudgetAlert", name: "rm-alert", args: { name: "RM alert", amount: 100, recipients: ["finops@example.com"] } },
-      ];
-      const up = await both(s, (side) => side.up(program, { policy }));
-      expect(up.cli.state["rm-alert"]!.inputs.thresholds).toEqual(expect.arrayContaining([{ basis: "forecast", percent: 100 }]));
-      await both(s, (side) => side.up(program, { policy }));
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
-
-  it(
     "a mandatory Analyze violation stops `up`, not a preview",
     async () => {
       const s = await pair("mandatory");
@@ -658,102 +790,6 @@ describe("testkit's engine and the real Pulumi CLI agree, rule by rule", () => {
       const up = await both(s, (side) => side.up(program, { policy: PACK }));
       expect(up.cli.ok).toBe(false);
       expect(up.cli.state).toEqual({});
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "Analyze never sees `__` keys and Remediate does: the remediated inputs keep `__provider`",
-    async () => {
-      const s = await pair("internal-keys");
-      const policy: PolicyPackConfigFile = { ...PACK, "budget-alert-thresholds": "remediate", "budget-alert-recipients": "advisory" };
-      const program: Declared[] = [
-        { kind: "BudgetAlert", name: "ik-alert", args: { name: "IK alert", amount: 100, recipients: ["someone@elsewhere.example.org"] } },
-      ];
-      await both(s, (side) => side.up(program, { preview: true, policy }));
-      const up = await both(s, (side) => side.up(program, { policy }));
-      expect(up.cli.state["ik-alert"]!.inputs.__provider).toBe("<provider>");
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "replace order: create-before-delete unless deleteBeforeReplace; a targeted replace never asks Diff",
-    async () => {
-      const s = await pair("replace-order");
-      const program: Declared[] = [
-        { kind: "CloudGroup", name: "ro-group", args: { name: "RO group" } },
-        { kind: "BudgetAlert", name: "ro-alert", args: { name: "RO alert", amount: 100 } },
-        { kind: "BudgetAlert", name: "ro-alert-dbr", args: { name: "RO alert dbr", amount: 100 }, opts: { deleteBeforeReplace: true } },
-      ];
-      await both(s, (side) => side.up(program));
-      const replaced = await both(s, (side) => side.up(program, { replace: ["ro-group", "ro-alert", "ro-alert-dbr"] }));
-      expect(replaced.cli.steps).toEqual([
-        "replace ro-alert create-before-delete",
-        "replace ro-alert-dbr delete-before-create",
-        "replace ro-group delete-before-create",
-      ]);
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "refresh and destroy use the provider config stored in state, not the program's current config",
-    async () => {
-      const s = await pair("stored-config");
-      await both(s, (side) => side.up([{ kind: "CloudGroup", name: "sc-group", args: { name: "SC group" } }]));
-      for (const side of [s.harness, s.cli]) await side.setProviderConfig(DEAD_API_URL, "not-a-token");
-      await both(s, (side) => side.refresh());
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "secrets are stripped before the dynamic provider and re-marked on what comes back",
-    async () => {
-      const s = await pair("secrets");
-      const program: Declared[] = [
-        { kind: "BudgetAlert", name: "se-alert", args: { name: "SE alert", amount: 100, recipients: RECIPIENTS, webhookUrl: WEBHOOK } },
-      ];
-      const up = await both(s, (side) => side.up(program));
-      expect(up.cli.state["se-alert"]).toMatchObject({
-        inputs: { webhookUrl: { secret: WEBHOOK } },
-        outputs: { webhookUrl: { secret: WEBHOOK } },
-      });
-      await both(s, (side) => side.refresh());
-      await both(s, (side) => side.up(program));
-      await both(s, (side) => side.up([{ ...program[0]!, args: { ...program[0]!.args, webhookUrl: `${WEBHOOK}/rotated` } }]));
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "additionalSecretOutputs are made secret by the engine after each step",
-    async () => {
-      const s = await pair("secret-outputs");
-      const program: Declared[] = [
-        {
-          kind: "CloudGroup",
-          name: "so-group",
-          args: { name: "SO group", description: "Hidden" },
-          opts: { additionalSecretOutputs: ["description"] },
-        },
-        {
-          kind: "BudgetAlert",
-          name: "so-alert",
-          args: { name: "SO alert", amount: 100 },
-          opts: { additionalSecretOutputs: ["name", "currentSpend"] },
-        },
-      ];
-      const up = await both(s, (side) => side.up(program));
-      expect(up.cli.state["so-group"]!.outputs.description).toEqual({ secret: "Hidden" });
-      await both(s, (side) => side.refresh());
-      await both(s, (side) => side.up(program));
-      await both(s, (side) => side.destroy());
     },
     TIMEOUT,
   );

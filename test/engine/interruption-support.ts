@@ -22,7 +22,7 @@ export function generator(seed: number): () => number {
   };
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const alive = (pid: number) => {
   try {

@@ -11,7 +11,7 @@
  * Seeded: CLOUDCOST_INTERRUPT_SEED picks other points (the seed is printed with the counts).
  */
 import { descendants, type PulumiResult, type PulumiStack, type RunningCommand, type StackExport } from "@cloudcost/testkit";
-import { generator, pending, reapOrphans, sleep, type Findings } from "./interruption-support";
+import { generator, pending, reapOrphans, type Findings } from "./interruption-support";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture, type Declared } from "./support";
 
 const f = useEngineFixture();
@@ -27,23 +27,31 @@ const declared: Declared[] = Array.from({ length: PAIRS }, (_, i): Declared[] =>
   { kind: "BudgetAlert", name: `a${i}`, groupOf: `g${i}`, inputs: { name: `Interrupted alert ${i}`, amount: 100 + i } },
 ]).flat();
 
-/** Resolves once the command has printed `count` lines that show a step of `word` starting (`creating`, `deleting`). */
-function stepsStarted(command: RunningCommand, word: string, count: number): Promise<void> {
+/**
+ * Resolves once the command has printed `started` lines that show a step of `word` starting (`creating`,
+ * `deleting`) and `finished` lines that show one done (`created`, `deleted`): with true then, or with false if
+ * the command ended first. The kill point is a count of the CLI's own events, never a time, so a seed names
+ * the same point on an idle machine and a loaded one.
+ */
+function stepsReached(command: RunningCommand, word: { start: string; done: string }, started: number, finished: number): Promise<boolean> {
   return new Promise((resolve) => {
-    let seen = 0;
+    const seen = { start: 0, done: 0 };
     let buffered = "";
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString("utf8");
       const lines = buffered.split("\n");
       buffered = lines.pop() ?? "";
-      seen += lines.filter((line) => line.includes(`cloudcost:`) && line.includes(` ${word} `)).length;
-      if (seen >= count) {
+      for (const line of lines.filter((l) => l.includes("cloudcost:"))) {
+        if (line.includes(` ${word.start} `)) seen.start++;
+        if (line.includes(` ${word.done} `)) seen.done++;
+      }
+      if (seen.start >= started && seen.done >= finished) {
         command.child.stdout?.off("data", onData);
-        resolve();
+        resolve(true);
       }
     };
     command.child.stdout?.on("data", onData);
-    void command.done.then(() => resolve());
+    void command.done.then(() => resolve(false));
   });
 }
 
@@ -103,14 +111,15 @@ async function repair(stack: PulumiStack, what: string, tally: typeof counts): P
   const service = await inService();
   for (const { id } of [...found.found, ...found.settled]) expect([...service.groups, ...service.alerts]).toContain(id);
   // What it says it imported is in the state now, under the URN of its create (issue 33: the refresh it ran
-  // used to drop the imports and report them done).
-  const held = ((await stack.exportState()).deployment.resources ?? []).map((r) => ({ urn: r.urn, id: r.id }));
+  // used to drop the imports and report them done), and nothing is pending: one export shows both.
+  const state = (await stack.exportState()).deployment;
+  const held = (state.resources ?? []).map((r) => ({ urn: r.urn, id: r.id }));
   for (const { urn, id } of found.found) expect({ what, held: held.filter((r) => r.urn === urn) }).toEqual({ what, held: [{ urn, id }] });
   tally.pendingLeft += found.found.length + found.settled.length + found.neverCreated.length + found.others.length;
   tally.foundByKey += found.found.length;
   tally.settledByUp += found.settled.length;
   tally.neverCreated += found.neverCreated.length;
-  expect({ what, pending: (await inState(stack)).pending }).toEqual({ what, pending: 0 });
+  expect({ what, pending: state.pending_operations?.length ?? 0 }).toEqual({ what, pending: 0 });
 }
 
 /** What the README offers besides: `pulumi cancel` and `pulumi up` first (when the checkpoint can be read), the repair after. */
@@ -142,15 +151,18 @@ describe("an interrupted pulumi up or destroy (real CLI, seeded)", () => {
       for (const [p, phase] of (["up", "destroy"] as const).entries()) {
         // Every way of interrupting, in turn, for ups and destroys alike; where it strikes is drawn.
         const how = HOW[(round + p) % HOW.length]!;
+        // Struck once AFTER steps have started and FINISHED (fewer) of them are done, whatever the machine's speed.
         const after = 1 + Math.floor(random() * (2 * PAIRS - 1));
-        const jitterMs = Math.floor(random() * 150);
-        const what = `round ${round} ${phase}, ${how} after ${after} step(s) + ${jitterMs} ms`;
+        const finished = Math.floor(random() * after);
+        const what = `round ${round} ${phase}, ${how} after ${after} step(s) started, ${finished} done`;
 
         const command = stack.start(phase === "up" ? ["up", "--yes", "--skip-preview"] : ["destroy", "--yes", "--skip-preview"], {
           processGroup: true,
         });
-        await stepsStarted(command, phase === "up" ? "creating" : "deleting", after);
-        await sleep(jitterMs);
+        const words = phase === "up" ? { start: "creating", done: "created" } : { start: "deleting", done: "deleted" };
+        const reached = await stepsReached(command, words, after, finished);
+        // The point lies inside the command (fewer steps done than there are), so the CLI is still running.
+        expect({ what, reached }).toEqual({ what, reached: true });
         await interrupt(command, how);
         counts.interruptions++;
         byHow[how] = (byHow[how] ?? 0) + 1;
@@ -200,12 +212,11 @@ describe("an interrupted pulumi up or destroy (real CLI, seeded)", () => {
     expect((await inState(a)).alerts).toEqual([first]);
     expect((await inService()).alerts).toEqual([first, other].sort());
 
-    // Deleted, then declared again with the same inputs (so the same key): a new object, since the service
-    // forgot the key with the object it made.
-    await a.setConfigObject(DECLARED_RESOURCES, []);
-    expectSuccess(await a.up());
+    // Deleted (`destroy`: the provider's Delete, as a resource dropped from the program gets, without running
+    // the program), then declared again with the same inputs (so the same key): a new object, since the
+    // service forgot the key with the object it made.
+    expectSuccess(await a.destroy());
     expect((await inService()).alerts).toEqual([other]);
-    await a.setConfigObject(DECLARED_RESOURCES, alert);
     expectSuccess(await a.up());
     const [again] = (await inState(a)).alerts;
     expect(again).not.toBe(first);
