@@ -1,18 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
 import { DeliveryList, type Event } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { call, fields, reportBody } from "../sandbox/api-client";
 import { control, fireAlert } from "../sandbox/fire-alert";
 import { startRecordingReceiver, verify, type RecordingReceiver } from "../sandbox/webhook-receiver";
+import { browserSuiteRunnable, launchChromium, type LocalBrowser } from "../support/chromium";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** Without Debian's chromium a developer machine skips this suite; CI (`CI` set) installs it and must run it. */
-const runnable = existsSync(CHROMIUM) || process.env.CI !== undefined;
-if (!runnable) console.warn(`portal events browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium); CI runs it.`);
+const runnable = browserSuiteRunnable("portal events browser test");
 
 /**
  * The Events and Outbox pages in a real headless Chromium: an alert that fired, its deliveries and
@@ -22,8 +18,7 @@ if (!runnable) console.warn(`portal events browser test SKIPPED: ${CHROMIUM} is 
 (runnable ? describe : describe.skip)("portal Events and Outbox in a real browser", () => {
   let sb: RunningSandbox;
   let receiver: RecordingReceiver;
-  let profile: string;
-  let context: BrowserContext;
+  let browser: LocalBrowser | undefined;
   let page: Page;
   let token: string;
   let fired: Event;
@@ -40,22 +35,8 @@ if (!runnable) console.warn(`portal events browser test SKIPPED: ${CHROMIUM} is 
       recipients: ["ops@example.com"],
     });
     await receiver.waitFor((d) => d.id === fired.id);
-    profile = mkdtempSync(join(tmpdir(), "cloudcost-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      acceptDownloads: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.page;
     await page.goto(`${sb.origin}/portal`);
     await page.getByLabel("E-mail").fill(DEMO_USER.email);
     await page.getByLabel("Password").fill(DEMO_USER.password);
@@ -63,8 +44,7 @@ if (!runnable) console.warn(`portal events browser test SKIPPED: ${CHROMIUM} is 
     await page.waitForURL(`${sb.origin}/portal/groups`);
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await sb?.dispose();
     await receiver?.close();
   });

@@ -1,20 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AxeResults } from "axe-core";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { BudgetAlert, CloudGroup, ScheduledReport } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
+import { browserSuiteRunnable, launchChromium, type LocalBrowser } from "../support/chromium";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** Screenshots and accessibility reports of every page, kept for people to look at (gitignored; CI prints the folder). */
 const ARTIFACTS = resolve(__dirname, "../../test-artifacts/portal");
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-/** Without Debian's chromium a developer machine skips this suite; CI (`CI` set) installs it and must run it. */
-const runnable = existsSync(CHROMIUM) || process.env.CI !== undefined;
-if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium); CI runs it.`);
+const runnable = browserSuiteRunnable("portal browser test");
 
 /**
  * The portal in one real headless Chromium: sign in, the global filter, secrets shown once, every page's
@@ -23,29 +20,15 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
  */
 (runnable ? describe : describe.skip)("portal in a real browser", () => {
   let sb: RunningSandbox;
-  let profile: string;
-  let context: BrowserContext;
+  let browser: LocalBrowser | undefined;
   let page: Page;
   /** What the browser reported as a console error or a refused resource (a CSP violation would show here). */
   const browserErrors: string[] = [];
 
   beforeAll(async () => {
     sb = await startSandbox();
-    profile = mkdtempSync(join(tmpdir(), "cloudcost-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.page;
     page.on("console", (m) => {
       if (m.type() === "error") browserErrors.push(`${page.url()}: ${m.text()}`);
     });
@@ -54,8 +37,7 @@ if (!runnable) console.warn(`portal browser test SKIPPED: ${CHROMIUM} is missing
     mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await sb?.dispose();
   });
 

@@ -1,8 +1,9 @@
 /**
  * Issue 20 item 1: the packages install the way users will install them. A real registry (Verdaccio on
- * 127.0.0.1, third-party packages proxied from the registry npm uses) receives `npm publish` of every
- * public workspace; then, in empty folders outside the repository, each package is installed ALONE from
- * that registry and used, and each example is copied out, installed from it and type-checked.
+ * 127.0.0.1, npm's registry for the `@cloudcost` scope; third-party packages come from the registry npm
+ * uses) receives `npm publish` of every public workspace; then, in empty folders outside the repository,
+ * each package is installed ALONE from that registry and used, and each example is copied out, installed
+ * from it and type-checked.
  *
  * Nothing here links back into the workspace: every folder resolves `@cloudcost/*` from what was published.
  * The harness pieces it uses (Verdaccio, the gRPC side of the engine stand-in, `declareResources`) are
@@ -66,17 +67,32 @@ function sh(command: string, args: string[], cwd: string, timeout = INSTALL_TIME
 }
 
 /** The environment of a user's shell: none of the npm_* variables of the npm that started jest (a local prefix among them). */
-function userEnv(userconfig: string, registryUrl: string): NodeJS.ProcessEnv {
+function userEnv(userconfig: string): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  return { ...clean, npm_config_userconfig: userconfig, npm_config_registry: registryUrl, npm_config_update_notifier: "false" };
+  // Third-party packages come from the registry npm uses (read at run time, as Verdaccio's uplink is), straight:
+  // proxied through Verdaccio, its JSON handling of every third-party package document was a third of this file's CPU.
+  const upstream = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8", timeout: 30_000 }).trim();
+  return { ...clean, npm_config_userconfig: userconfig, npm_config_registry: upstream, npm_config_update_notifier: "false" };
+}
+
+/**
+ * The registry's npm user config with `@cloudcost/*` taken from it alone (`@cloudcost:registry`, npm's scope
+ * registry): Verdaccio never proxies that scope, so only what this run published can be installed under it.
+ */
+function scopedUserconfig(local: LocalRegistry): string {
+  const file = join(root, "npmrc-scoped");
+  const lines = readFileSync(local.userconfig, "utf8").replace(/^registry=/m, "@cloudcost:registry=");
+  writeFileSync(file, lines);
+  return file;
 }
 
 /**
  * An npm cache for this run that shares the user's tarballs but none of the user's cached registry answers.
  * npm finds a tarball in its cache by integrity (`content-v2`, content-addressed: a file there is what its
  * hash says, whoever wrote it), but a package's metadata by URL (`index-v5`). The index starts empty, so
- * every package's metadata comes from this run's registry — an earlier run's answer for the same port could
- * name an older @cloudcost/* tarball — and with --prefer-offline the installs after the first reuse it.
+ * every package's metadata is asked for in this run, @cloudcost/*'s of this run's registry — an earlier run's
+ * answer for the same port could name an older @cloudcost/* tarball — and with --prefer-offline the installs
+ * after the first reuse it.
  */
 function runCache(dir: string): string {
   const user = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", timeout: 30_000 }).trim();
@@ -152,7 +168,7 @@ beforeAll(async () => {
   }
   root = mkdtempSync(join(tmpdir(), "cloudcost-registry-"));
   registry = await startRegistry(join(root, "registry"));
-  env = { ...userEnv(registry.userconfig, registry.url), npm_config_cache: runCache(join(root, "npm-cache")) };
+  env = { ...userEnv(scopedUserconfig(registry)), npm_config_cache: runCache(join(root, "npm-cache")) };
   // One npm process publishes the four in turn (policies' prepack bundles the pack first).
   await sh("npm", ["publish", ...PUBLISHED.flatMap((ws) => ["-w", ws]), "--access", "public", "--no-provenance"], REPO);
 
