@@ -3,7 +3,18 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "docs/.vitepress/cache/**", "sdk/**", "**/node_modules/**", "coverage/**", ".sandbox/**", "**/*.d.ts"] },
+  {
+    ignores: [
+      ".cache/**",
+      "**/dist/**",
+      "docs/.vitepress/cache/**",
+      "sdk/**",
+      "**/node_modules/**",
+      "coverage/**",
+      ".sandbox/**",
+      "**/*.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
