@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { PulumiStack } from "@cloudcost/testkit";
-import { REPO, useEngineFixture } from "./support";
+import { REPO, pythonEnvironment, useEngineFixture } from "./support";
 
 const fx = useEngineFixture();
 const CLI = join(REPO, "provider", "dist", "cli", "main.js");
@@ -126,14 +126,9 @@ test("Python: the generated program uses pulumi_cloudcost, refers to the group b
       "",
     ].join("\n"),
   );
-  // `pulumi` from PyPI and the SDK from sdk/python, as pip installs them for a user.
-  await run("python3", ["-m", "venv", join(dir, "venv")]);
-  // pip builds in the folder it installs from (build/, *.egg-info): a copy, so sdk/python stays as generated.
-  const sdk = join(work, "sdk-python");
-  cpSync(join(REPO, "sdk", "python"), sdk, { recursive: true });
-  await run(join(dir, "venv", "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", sdk], {
-    timeout: 600_000,
-  });
+  // `pulumi` from PyPI and the SDK from sdk/python, as pip installs them for a user: the environment the engine
+  // suites share, linked in as `venv`.
+  symlinkSync(await pythonEnvironment(), join(dir, "venv"), "dir");
   const { stack, code } = await importPlan(dir, "generated.py");
   expect(code).toContain("import pulumi_cloudcost as cloudcost");
   expect(code).toMatch(/plan_budget = cloudcost\.BudgetAlert\("plan-budget"/);
