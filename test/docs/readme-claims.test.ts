@@ -43,13 +43,13 @@ test("docs/concepts/benchmarks.md's table quotes bench/results.json's figures", 
       provider: { inProcess: { ratioToFloor: Record<"create" | "read" | "delete", number> } };
       sandbox: { list: { ratioToSameQuery: number }; create: { ratioToSameInsert: number } };
       policies: { analyze: { msPerResource: number } };
-      doors: Record<"rateLimitOff" | "rateLimitOn", { n500: DoorsSize }>;
+      doors: Record<"rateLimitOff" | "rateLimitOn", { n1000: DoorsSize }>;
     };
   };
   const section = read("docs/concepts/benchmarks.md");
   const { refresh, rateLimited, provider, sandbox, policies, doors } = results.areas;
-  const n500 = doors.rateLimitOff.n500;
-  const limited = doors.rateLimitOn.n500;
+  const n1000 = doors.rateLimitOff.n1000;
+  const limited = doors.rateLimitOn.n1000;
   const doorNames: DoorName[] = ["native", "dynamic", "tofu"];
   const answered429 = (["up", "plan", "refresh", "destroy"] as const)
     .flatMap((command) => doorNames.map((door) => limited[command][door].answered429))
@@ -63,12 +63,12 @@ test("docs/concepts/benchmarks.md's table quotes bench/results.json's figures", 
     `create ${inProcess.create}, read ${inProcess.read}, delete ${inProcess.delete}`,
     `${sandbox.list.ratioToSameQuery} / ${sandbox.create.ratioToSameInsert} (target 0.5`,
     `Analyze ${policies.analyze.msPerResource} ms per resource`,
-    `refresh ${n500.refresh.native.httpRequests} / ${n500.refresh.dynamic.httpRequests} / ${n500.refresh.tofu.httpRequests} requests`,
-    `tofu \`plan\` ${n500.plan.tofu.httpRequests} (was 500`,
-    `destroy ${n500.destroy.native.httpRequests} / ${n500.destroy.dynamic.httpRequests} / ${n500.destroy.tofu.httpRequests} (was 2N`,
+    `refresh ${n1000.refresh.native.httpRequests} / ${n1000.refresh.dynamic.httpRequests} / ${n1000.refresh.tofu.httpRequests} requests`,
+    `tofu \`plan\` ${n1000.plan.tofu.httpRequests} (was 1,000`,
+    `destroy ${thousands(n1000.destroy.native.httpRequests)} / ${thousands(n1000.destroy.dynamic.httpRequests)} / ${thousands(n1000.destroy.tofu.httpRequests)} (was 2N`,
     `${answered429} answers 429 with the limit on`,
     `(${thousands(limited.up.native.httpRequests)} / ${thousands(limited.up.dynamic.httpRequests)} / ${thousands(limited.up.tofu.httpRequests)} requests`,
-    `state ${thousands(n500.stateBytesPerResource.native)} / ${thousands(n500.stateBytesPerResource.dynamic)} / ${thousands(n500.stateBytesPerResource.tofu)} B/resource`,
+    `state ${thousands(n1000.stateBytesPerResource.native)} / ${thousands(n1000.stateBytesPerResource.dynamic)} / ${thousands(n1000.stateBytesPerResource.tofu)} B/resource`,
   ])
     expect([quoted, section.includes(quoted)]).toEqual([quoted, true]);
 });
