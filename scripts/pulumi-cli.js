@@ -139,8 +139,14 @@ function download() {
   }
 }
 
+/**
+ * The flags of the CLI's and our hosts' builds. Exported so that `go test ./langhost` in CI compiles with the same
+ * ones: Go's build cache keys every package by them, so only then does the test reuse what this build compiled.
+ */
+const GO_BUILD_FLAGS = ["-trimpath", "-tags", "osusergo,grpcnotrace"];
+
 function build(out) {
-  const stamp = (variable) => ["-trimpath", "-tags", "osusergo,grpcnotrace", "-ldflags", `-s -w -X ${variable}=${VERSION}`];
+  const stamp = (variable) => [...GO_BUILD_FLAGS, "-ldflags", `-s -w -X ${variable}=${VERSION}`];
   go(["build", ...stamp(`${SDK}/go/common/version.Version`), "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
   for (const dir of OUR_HOSTS) {
     go(["build", ...stamp("main.version"), "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
@@ -206,7 +212,7 @@ function ensurePulumiCli() {
   return BIN;
 }
 
-module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN, PULUMI_EXECUTABLES: EXECUTABLES };
+module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN, PULUMI_EXECUTABLES: EXECUTABLES, GO_BUILD_FLAGS };
 
 if (require.main === module) {
   try {
