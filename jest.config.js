@@ -20,6 +20,8 @@ module.exports = {
   // A harness child that dies by a signal nobody sent (SIGABRT, SIGSEGV) fails the test (testkit/src/child-process.ts).
   // With CLOUDCOST_TEST_TIMES set (CI), each file's wall and CPU seconds (test/file-times-reporter.js).
   setupFilesAfterEnv: ["<rootDir>/test/setup/fail-on-signal-deaths.ts", "<rootDir>/test/setup/file-cpu-start.ts"],
+  // Native modules that tests install are built for the Node running them (test/setup/native-builds-for-this-node.ts).
+  setupFiles: ["<rootDir>/test/setup/native-builds-for-this-node.ts"],
   maxWorkers: 2,
   reporters: ["default", "<rootDir>/test/summary-reporter.js", "<rootDir>/test/file-times-reporter.js"],
 };
