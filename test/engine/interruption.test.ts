@@ -119,7 +119,9 @@ async function repair(stack: PulumiStack, what: string, tally: typeof counts): P
   tally.foundByKey += found.found.length;
   tally.settledByUp += found.settled.length;
   tally.neverCreated += found.neverCreated.length;
-  expect({ what, pending: state.pending_operations?.length ?? 0 }).toEqual({ what, pending: 0 });
+  // Each one left is named (its operation, type and URN), so a failure says what the repair did not settle.
+  const left = (state.pending_operations ?? []).map((op) => `${op.type} ${op.resource.urn}`);
+  expect({ what, pending: left }).toEqual({ what, pending: [] });
 }
 
 /** What the README offers besides: `pulumi cancel` and `pulumi up` first (when the checkpoint can be read), the repair after. */
