@@ -63,8 +63,9 @@ export class RatePacer {
     return new Promise((resolve) => {
       this.waiters.push(resolve);
       if (this.windowEnd !== undefined && this.timer === undefined) {
+        // Not unref'd: a request waiting for the next window is work the caller awaits. Unref'd, a command
+        // with nothing else in flight (cloudcost-pulumi pending) ended mid-run with exit code 0 and no output.
         this.timer = setTimeout(() => this.wake(), Math.max(0, this.windowEnd - Date.now()));
-        this.timer.unref?.();
       }
     });
   }
