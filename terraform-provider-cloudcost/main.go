@@ -32,6 +32,11 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "serve for a debugger: prints TF_REATTACH_PROVIDERS to set")
 	flag.Parse()
+	if !debug {
+		// Started by OpenTofu or Terraform: log only what it shows (log_level.go). Under a debugger the
+		// process's own stderr is the log, so every level stays on.
+		logAtHostLevel(os.Getenv, os.Setenv)
+	}
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.Address,
 		Debug:   debug,

@@ -12,7 +12,8 @@ import (
 // method, path, status, request id, attempt and retry (and replay, page), one per request the service
 // answered; and a TF_LOG=TRACE log of a whole real tofu run (apply and destroy, with an API token, then with
 // OAuth client credentials) holds none of the secrets the run handled: the API token, the client secret,
-// the webhook URLs (plain and write-only) and the webhook signing secret.
+// the webhook URLs (plain and write-only) and the webhook signing secret. A plan at TF_LOG=DEBUG logs its
+// requests the same way.
 func TestAccLogsShowEveryRequestAndNoSecret(t *testing.T) {
 	acceptance(t)
 	const plainURL = "https://hooks.example.com/plain-7f3a9c-never-logged"
@@ -63,21 +64,27 @@ resource "cloudcost_scheduled_report" "logged" {
 		return log
 	}
 
-	sandbox.resetCounts()
-	applyLog := run("apply with an API token", nil, "apply", "-auto-approve")
-	counts := sandbox.snapshot()
-	logged := map[string]int{}
-	for _, fields := range requestLines(applyLog) {
-		for _, name := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
-			if fields[name] == "" {
-				t.Errorf("a request line without its %s: %v", name, fields)
+	everyRequestLogged := func(name, log string) {
+		t.Helper()
+		counts := sandbox.snapshot()
+		logged := map[string]int{}
+		for _, fields := range requestLines(log) {
+			for _, name := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
+				if fields[name] == "" {
+					t.Errorf("a request line without its %s: %v", name, fields)
+				}
 			}
+			logged[fields["method"]+" "+templatePath(fields["path"])]++
 		}
-		logged[fields["method"]+" "+templatePath(fields["path"])]++
+		if len(counts) == 0 || !maps.Equal(logged, counts) {
+			t.Errorf("%s: every request the service answered should be one DEBUG line: answered %v, logged %v", name, counts, logged)
+		}
 	}
-	if len(counts) == 0 || !maps.Equal(logged, counts) {
-		t.Errorf("every request the service answered should be one DEBUG line: answered %v, logged %v", counts, logged)
-	}
+	sandbox.resetCounts()
+	everyRequestLogged("apply at TRACE", run("apply with an API token", nil, "apply", "-auto-approve"))
+	// At DEBUG the provider's loggers take the host's level (log_level.go): its own DEBUG lines stay.
+	sandbox.resetCounts()
+	everyRequestLogged("plan at DEBUG", run("plan at DEBUG", []string{"TF_LOG=DEBUG"}, "plan", "-refresh-only"))
 	creds := []string{"CLOUDCOST_API_TOKEN=", "CLOUDCOST_CLIENT_ID=" + cli.ClientID, "CLOUDCOST_CLIENT_SECRET=" + cli.ClientSecret}
 	run("destroy with client credentials", creds, "destroy", "-auto-approve")
 }
