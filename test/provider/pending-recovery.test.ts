@@ -3,15 +3,15 @@
  * sandbox: each pending create is found by its create key, recognised as already taken back by an `up`,
  * known never to have been made, or left to a person; objects the stack made that no state holds are listed;
  * the found creates are written into the state as the engine records a create's success (create-before-delete and
- * delete-before-replace replacements included: issue 33), the refresh after clears the rest
- * (`--clear-pending-creates`, pkg/cmd/pulumi/operations/refresh.go), and the state read back after it is
+ * delete-before-replace replacements included: issue 33), the refresh after settles the rest (never clearing
+ * another provider's pending create), and the state read back after it is
  * checked, naming what is not done and how to finish it. The full story through the real CLI is
  * test/engine/interruption and test/engine/interrupted-replace.
  */
 import { CloudCostClient } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { finishCreates } from "../../provider/src/cli/finish-creates";
-import { findRecovery, refreshArgs, type Recovery } from "../../provider/src/cli/pending";
+import { blockedByForeignCreates, findRecovery, refreshArgs, type Recovery } from "../../provider/src/cli/pending";
 import { unrepaired } from "../../provider/src/cli/repair-check";
 import type { StackExport, StateResource } from "../../provider/src/cli/stack-state";
 import { stackKeyPrefix } from "../../provider/src/runtime/create-key";
@@ -104,6 +104,8 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
     expect(recovery.others).toEqual([
       { urn: urn("CloudGroup", "going"), type: "pulumi-nodejs:dynamic/cloudcost:CloudGroup", operation: "deleting" },
     ]);
+    // Another provider's create: never looked up, never cleared.
+    expect(recovery.foreignCreates).toEqual([{ urn: "urn:pulumi:dev::teams::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket" }]);
     expect(recovery.unmanaged.map((u) => u.id)).toEqual([made.stray]);
     // A create of unknown outcome waits for a person: no command is offered that could orphan it.
     expect(refreshArgs(recovery)).toBeUndefined();
@@ -111,7 +113,9 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
 
   it("offers the refresh that clears the creates left once every create is accounted for (found ones go into the state first)", async () => {
     const s = state(new Date());
-    s.deployment.pending_operations = s.deployment.pending_operations!.filter((op) => op.resource.inputs?.name !== "no key");
+    s.deployment.pending_operations = s.deployment.pending_operations!.filter(
+      (op) => op.resource.inputs?.name !== "no key" && !op.resource.type.startsWith("aws:"),
+    );
     const recovery = await findRecovery(s, client);
     expect(refreshArgs(recovery)).toEqual(["refresh", "--yes", "--clear-pending-creates"]);
     // The found create is written into the state, after what it refers to, with nothing left pending.
@@ -123,6 +127,25 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
       [urn("BudgetAlert", "taken-back"), made.takenBack],
       [urn("CloudGroup", "g"), made.pendingGroup],
     ]);
+  });
+
+  it("never forgets another provider's pending create: ours wait for it, and the refresh offered keeps it", async () => {
+    const s = state(new Date());
+    s.deployment.pending_operations = s.deployment.pending_operations!.filter((op) => op.resource.inputs?.name !== "no key");
+    // An interrupted destroy also leaves the stack's own delete and its provider's: the refresh settles those.
+    s.deployment.pending_operations.push({ type: "deleting", resource: { urn: STACK_URN, type: "pulumi:pulumi:Stack" } });
+    const recovery = await findRecovery(s, client);
+    expect(recovery.others.map((o) => o.urn).sort()).toEqual([STACK_URN, urn("CloudGroup", "going")].sort());
+    // Writing the state (pulumi stack import) or --clear-pending-creates would forget the bucket's create.
+    expect(blockedByForeignCreates(recovery)).toBe(true);
+    expect(refreshArgs(recovery)).toBeUndefined();
+    // With none of ours pending, the refresh without the flag settles the deletes and keeps the bucket's create.
+    s.deployment.pending_operations = s.deployment.pending_operations.filter(
+      (op) => op.type !== "creating" || op.resource.type.startsWith("aws:"),
+    );
+    const theirsOnly = await findRecovery(s, client);
+    expect(blockedByForeignCreates(theirsOnly)).toBe(false);
+    expect(refreshArgs(theirsOnly)).toEqual(["refresh", "--yes"]);
   });
 
   it("does not call a create 'never made' once its key may have expired (a state over 24 hours old)", async () => {
@@ -167,6 +190,7 @@ const recoveryOf = (found: { name: string; id: string }[]): Recovery => ({
   settled: [],
   unknown: [],
   others: [],
+  foreignCreates: [],
   unmanaged: [],
 });
 const rows = (s: StackExport) => s.deployment.resources!.slice(2).map((r) => [r.urn.split("::").pop(), r.id, r.delete === true]);

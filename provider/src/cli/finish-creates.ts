@@ -57,5 +57,7 @@ export function finishCreates(state: StackExport, recovery: Recovery): FinishedC
     });
     resources.splice(at, 0, made);
   }
+  // `pulumi stack import` drops every pending operation anyway (pkg/cmd/pulumi/stack/io.go, "Explicitly clear-out
+  // any pending operations"): ./pending-command writes this state only when none is another provider's create.
   return { state: { ...state, deployment: { ...state.deployment, resources, pending_operations: [] } }, replaced };
 }

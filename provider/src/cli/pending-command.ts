@@ -4,7 +4,7 @@ import { clientFor } from "../runtime/clients";
 import { stackOfUrn } from "../runtime/create-key";
 import { emptySidecars, fileBackendRoot, stackLocks, withoutEmptySidecars } from "./diy-backend";
 import { finishCreates, type FinishedCreates } from "./finish-creates";
-import { findRecovery, pendingCount, refreshArgs, someUrn, type Recovery } from "./pending";
+import { blockedByForeignCreates, findRecovery, pendingCount, refreshArgs, someUrn, type Recovery } from "./pending";
 import { unrepaired, type Unrepaired } from "./repair-check";
 import { exportStack, importStack, selectorArgs, stackConfig, type StackExport, type StackSelector } from "./stack-state";
 
@@ -38,8 +38,11 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
     lines.push(`  create  ${n.urn}\n          made nothing (the service never saw its key): cleared by the refresh`);
   for (const u of recovery.unknown) lines.push(`  create  ${u.urn}\n          cannot be looked up: ${u.reason}; find it in the portal`);
   for (const o of recovery.others) lines.push(`  ${o.operation.replace(/ing$/, "e")}  ${o.urn}\n          settled by the refresh`);
+  for (const c of recovery.foreignCreates)
+    lines.push(`  create  ${c.urn}\n          another provider's resource: left pending (it may exist; this command cannot look it up)`);
   // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.
-  if (refresh && recovery.found.length > 0)
+  if (blockedByForeignCreates(recovery)) lines.push("", FOREIGN_FIRST);
+  else if (refresh && recovery.found.length > 0)
     lines.push("", "Repair the state with:", `  npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply${selectorText(selector)}`);
   else if (refresh)
     lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
@@ -48,6 +51,7 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
       "",
       "Look each of those up, then adopt what exists (the resource's adoptId) and run: pulumi refresh --clear-pending-creates",
     );
+  if (recovery.foreignCreates.length > 0 && !blockedByForeignCreates(recovery)) lines.push("", FOREIGN_CREATES);
   if (recovery.unmanaged.length > 0) {
     lines.push("", `${recovery.unmanaged.length} object(s) this stack created are in no state (nothing was deleted):`);
     for (const u of recovery.unmanaged) lines.push(`  ${u.id}  created ${u.createdAt}`);
@@ -68,6 +72,12 @@ function pulumiShown(args: string[], options: PendingOptions): boolean {
   const stdio = ["inherit", options.json ? 2 : "inherit", "inherit"] as const;
   return spawnSync("pulumi", [...args, ...selectorArgs(options), "--non-interactive"], { stdio: [...stdio] }).status === 0;
 }
+
+const FOREIGN_CREATES =
+  "Other providers' pending creates are left as they are: check whether each object was made, import what was (pulumi import), then run: pulumi refresh --clear-pending-creates";
+
+const FOREIGN_FIRST =
+  "Another provider's create is pending too, and neither writing the state nor `pulumi refresh --clear-pending-creates` would keep it: settle it first (check whether its object was made, import what was, then run `pulumi refresh --clear-pending-creates`). Then run this again, or `pulumi up`, which gets this stack's objects back by their create keys.";
 
 const UNREADABLE =
   "an interrupted write left these attribute files of the state backend empty, so the Pulumi CLI cannot read the checkpoint";
@@ -142,10 +152,13 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
   const unlocked = unlock(root, state, options);
   if (!unlocked || refresh === undefined) {
     report();
-    return unlocked && recovery.unknown.length + recovery.unmanaged.length === 0 ? 0 : 1;
+    // (The text form said so above; JSON's readers get it on stderr.)
+    if (options.json && blockedByForeignCreates(recovery)) process.stderr.write(`${FOREIGN_FIRST}\n`);
+    return unlocked && recovery.unknown.length + recovery.unmanaged.length + recovery.foreignCreates.length === 0 ? 0 : 1;
   }
-  // The found creates go into the state first (`pulumi stack import`, which drops every pending operation the
-  // refresh would have settled anyway); then the refresh reads every resource, those included.
+  // The found creates go into the state first (`pulumi stack import`, which drops every pending operation: the
+  // refresh would have settled them, and none is another provider's create, or refreshArgs would be undefined);
+  // then the refresh reads every resource, those included.
   if (recovery.found.length > 0) importStack(options, finished.state);
   if (!pulumiShown(refresh, options)) {
     report();
@@ -161,5 +174,6 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
     process.stdout.write(
       `\n${finished.replaced.length} replaced object(s) are marked for deletion: run \`pulumi up${selectorText(options)}\` to delete them.\n`,
     );
-  return recovery.unmanaged.length > 0 ? 1 : 0;
+  if (options.json && recovery.foreignCreates.length > 0) process.stderr.write(`${FOREIGN_CREATES}\n`);
+  return recovery.unmanaged.length + recovery.foreignCreates.length > 0 ? 1 : 0;
 }

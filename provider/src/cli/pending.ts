@@ -15,8 +15,16 @@ export interface Recovery {
   settled: { urn: string; type: string; id: string }[];
   /** Pending creates this tool cannot settle (no create key in state, or the keys may have expired). */
   unknown: { urn: string; type: string; reason: string }[];
-  /** Pending updates, deletes, reads and imports: a refresh settles them from what the service holds. */
+  /**
+   * Pending updates, deletes, reads and imports, of any provider's resources: a refresh settles them from what
+   * each provider reads (an interrupted `destroy` can leave the stack's own and its provider's deletes too).
+   */
   others: { urn: string; type: string; operation: string }[];
+  /**
+   * Pending creates of other providers' resources: this tool cannot look them up, so it never clears them
+   * (`pulumi refresh --clear-pending-creates` would: their objects may exist, and would be orphaned).
+   */
+  foreignCreates: { urn: string; type: string }[];
   /** Objects this stack created that neither its state nor a pending create holds: listed, never deleted. */
   unmanaged: { id: string; key: string; createdAt: string }[];
 }
@@ -50,8 +58,13 @@ async function createdByStack(client: CloudCostClient, prefix: string): Promise<
  * (runtime/create-key). The state is only read: nothing in the service or the stack changes here.
  */
 export async function findRecovery(state: StackExport, client: CloudCostClient, now: number = Date.now()): Promise<Recovery> {
-  const recovery: Recovery = { found: [], neverCreated: [], settled: [], unknown: [], others: [], unmanaged: [] };
-  const ops: PendingOperation[] = (state.deployment.pending_operations ?? []).filter((op) => isOurs(op.resource.type));
+  const recovery: Recovery = { found: [], neverCreated: [], settled: [], unknown: [], others: [], foreignCreates: [], unmanaged: [] };
+  const ops: PendingOperation[] = [];
+  for (const op of state.deployment.pending_operations ?? []) {
+    if (isOurs(op.resource.type)) ops.push(op);
+    else if (op.type === "creating") recovery.foreignCreates.push({ urn: op.resource.urn, type: op.resource.type });
+    else recovery.others.push({ urn: op.resource.urn, type: op.resource.type, operation: op.type });
+  }
   const prefix = stackPrefix(state);
   const created = prefix === undefined ? new Map<string, { id: string; createdAt: string }>() : await createdByStack(client, prefix);
   const savedAt = Date.parse(state.deployment.manifest?.time ?? "");
@@ -79,19 +92,30 @@ export async function findRecovery(state: StackExport, client: CloudCostClient, 
 }
 
 /**
- * The `pulumi refresh` of the repair (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): it clears the
- * creates that made nothing or that a later `up` already holds (`--clear-pending-creates` removes only the
- * creates), and reads every resource. The found creates are written into the state before it (./finish-creates:
- * `--import-pending-creates` imports nothing in this Pulumi). Undefined when there is nothing to repair or a
- * create must be looked at by a person first.
+ * Whether this provider's creates cannot be settled until another provider's pending create is: writing found
+ * creates into the state (`pulumi stack import`) drops every pending operation, and `--clear-pending-creates`
+ * clears every pending create, so either would forget theirs, whose objects may exist.
+ */
+export function blockedByForeignCreates(recovery: Recovery): boolean {
+  const ours = recovery.found.length + recovery.settled.length + recovery.neverCreated.length;
+  return recovery.foreignCreates.length > 0 && ours > 0;
+}
+
+/**
+ * The `pulumi refresh` of the repair (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): it reads every
+ * resource, which settles every pending operation but the creates, and clears the creates that made nothing or
+ * that a later `up` already holds (`--clear-pending-creates`; it clears every pending create, so it is offered
+ * only when none is another provider's). The found creates are written into the state before it
+ * (./finish-creates: `--import-pending-creates` imports nothing in this Pulumi). Undefined when there is nothing
+ * to repair or a create must be looked at by a person first.
  */
 export function refreshArgs(recovery: Recovery): string[] | undefined {
-  if (recovery.unknown.length > 0) return undefined;
-  if (pendingCount(recovery) === 0) return undefined;
+  if (recovery.unknown.length > 0 || blockedByForeignCreates(recovery)) return undefined;
+  if (pendingCount(recovery) - recovery.foreignCreates.length === 0) return undefined;
   return ["refresh", "--yes", ...(recovery.neverCreated.length + recovery.settled.length > 0 ? ["--clear-pending-creates"] : [])];
 }
 
-/** How many pending operations the state holds (of this provider's resources). */
+/** How many pending operations the state holds. */
 export function pendingCount(r: Recovery): number {
-  return r.found.length + r.neverCreated.length + r.settled.length + r.unknown.length + r.others.length;
+  return r.found.length + r.neverCreated.length + r.settled.length + r.unknown.length + r.others.length + r.foreignCreates.length;
 }
