@@ -88,7 +88,10 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
           type: "deleting",
           resource: { urn: urn("CloudGroup", "going"), type: "pulumi-nodejs:dynamic/cloudcost:CloudGroup", id: "grp_gone" },
         },
-        { type: "creating", resource: { urn: "urn:pulumi:dev::teams::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", inputs: {} } },
+        {
+          type: "creating",
+          resource: { urn: "urn:pulumi:dev::teams::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", custom: true, inputs: {} },
+        },
       ],
     },
   });
@@ -139,6 +142,14 @@ describe("cloudcost-pulumi pending: reading a stack's state", () => {
     // Writing the state (pulumi stack import) or --clear-pending-creates would forget the bucket's create.
     expect(blockedByForeignCreates(recovery)).toBe(true);
     expect(refreshArgs(recovery)).toBeUndefined();
+    // A provider reference's create has nothing outside the state: cleared with ours, never blocking them.
+    const provider = { urn: "urn:pulumi:dev::teams::pulumi:providers:aws::default", type: "pulumi:providers:aws", custom: true };
+    const withProvider = await findRecovery(
+      { deployment: { ...s.deployment, pending_operations: [{ type: "creating", resource: provider }] } },
+      client,
+    );
+    expect(withProvider.stateOnlyCreates.map((c) => c.urn)).toEqual([provider.urn]);
+    expect(refreshArgs(withProvider)).toEqual(["refresh", "--yes", "--clear-pending-creates"]);
     // With none of ours pending, the refresh without the flag settles the deletes and keeps the bucket's create.
     s.deployment.pending_operations = s.deployment.pending_operations.filter(
       (op) => op.type !== "creating" || op.resource.type.startsWith("aws:"),
@@ -191,6 +202,7 @@ const recoveryOf = (found: { name: string; id: string }[]): Recovery => ({
   unknown: [],
   others: [],
   foreignCreates: [],
+  stateOnlyCreates: [],
   unmanaged: [],
 });
 const rows = (s: StackExport) => s.deployment.resources!.slice(2).map((r) => [r.urn.split("::").pop(), r.id, r.delete === true]);

@@ -38,6 +38,8 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
     lines.push(`  create  ${n.urn}\n          made nothing (the service never saw its key): cleared by the refresh`);
   for (const u of recovery.unknown) lines.push(`  create  ${u.urn}\n          cannot be looked up: ${u.reason}; find it in the portal`);
   for (const o of recovery.others) lines.push(`  ${o.operation.replace(/ing$/, "e")}  ${o.urn}\n          settled by the refresh`);
+  for (const c of recovery.stateOnlyCreates)
+    lines.push(`  create  ${c.urn}\n          a provider reference or component, nothing outside the state: cleared by the refresh`);
   for (const c of recovery.foreignCreates)
     lines.push(`  create  ${c.urn}\n          another provider's resource: left pending (it may exist; this command cannot look it up)`);
   // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.

@@ -25,12 +25,21 @@ export interface Recovery {
    * (`pulumi refresh --clear-pending-creates` would: their objects may exist, and would be orphaned).
    */
   foreignCreates: { urn: string; type: string }[];
+  /**
+   * Pending creates of what exists only in the state: provider references (`pulumi:providers:*`) and components
+   * (the stack, say). Nothing outside the state can be lost, so the refresh clears them with ours.
+   */
+  stateOnlyCreates: { urn: string; type: string }[];
   /** Objects this stack created that neither its state nor a pending create holds: listed, never deleted. */
   unmanaged: { id: string; key: string; createdAt: string }[];
 }
 
 /** Is this a resource of this provider (dynamic `pulumi-nodejs:dynamic/cloudcost:*`, native `cloudcost:*`)? */
 const isOurs = (type: string) => type.startsWith("pulumi-nodejs:dynamic/cloudcost:") || type.startsWith("cloudcost:");
+
+/** A provider reference or a component: a resource with no object outside the state. */
+const isStateOnly = (resource: { type: string; custom?: boolean }) =>
+  resource.type.startsWith("pulumi:providers:") || resource.custom !== true;
 
 /** Any URN of the stack's state (they all name its stack and project). */
 export function someUrn(state: StackExport): string | undefined {
@@ -58,12 +67,22 @@ async function createdByStack(client: CloudCostClient, prefix: string): Promise<
  * (runtime/create-key). The state is only read: nothing in the service or the stack changes here.
  */
 export async function findRecovery(state: StackExport, client: CloudCostClient, now: number = Date.now()): Promise<Recovery> {
-  const recovery: Recovery = { found: [], neverCreated: [], settled: [], unknown: [], others: [], foreignCreates: [], unmanaged: [] };
+  const recovery: Recovery = {
+    found: [],
+    neverCreated: [],
+    settled: [],
+    unknown: [],
+    others: [],
+    foreignCreates: [],
+    stateOnlyCreates: [],
+    unmanaged: [],
+  };
   const ops: PendingOperation[] = [];
   for (const op of state.deployment.pending_operations ?? []) {
     if (isOurs(op.resource.type)) ops.push(op);
-    else if (op.type === "creating") recovery.foreignCreates.push({ urn: op.resource.urn, type: op.resource.type });
-    else recovery.others.push({ urn: op.resource.urn, type: op.resource.type, operation: op.type });
+    else if (op.type !== "creating") recovery.others.push({ urn: op.resource.urn, type: op.resource.type, operation: op.type });
+    else if (isStateOnly(op.resource)) recovery.stateOnlyCreates.push({ urn: op.resource.urn, type: op.resource.type });
+    else recovery.foreignCreates.push({ urn: op.resource.urn, type: op.resource.type });
   }
   const prefix = stackPrefix(state);
   const created = prefix === undefined ? new Map<string, { id: string; createdAt: string }>() : await createdByStack(client, prefix);
@@ -97,7 +116,7 @@ export async function findRecovery(state: StackExport, client: CloudCostClient, 
  * clears every pending create, so either would forget theirs, whose objects may exist.
  */
 export function blockedByForeignCreates(recovery: Recovery): boolean {
-  const ours = recovery.found.length + recovery.settled.length + recovery.neverCreated.length;
+  const ours = recovery.found.length + recovery.settled.length + recovery.neverCreated.length + recovery.stateOnlyCreates.length;
   return recovery.foreignCreates.length > 0 && ours > 0;
 }
 
@@ -112,10 +131,12 @@ export function blockedByForeignCreates(recovery: Recovery): boolean {
 export function refreshArgs(recovery: Recovery): string[] | undefined {
   if (recovery.unknown.length > 0 || blockedByForeignCreates(recovery)) return undefined;
   if (pendingCount(recovery) - recovery.foreignCreates.length === 0) return undefined;
-  return ["refresh", "--yes", ...(recovery.neverCreated.length + recovery.settled.length > 0 ? ["--clear-pending-creates"] : [])];
+  const clears = recovery.neverCreated.length + recovery.settled.length + recovery.stateOnlyCreates.length > 0;
+  return ["refresh", "--yes", ...(clears ? ["--clear-pending-creates"] : [])];
 }
 
 /** How many pending operations the state holds. */
 export function pendingCount(r: Recovery): number {
-  return r.found.length + r.neverCreated.length + r.settled.length + r.unknown.length + r.others.length + r.foreignCreates.length;
+  const theirs = r.others.length + r.foreignCreates.length + r.stateOnlyCreates.length;
+  return r.found.length + r.neverCreated.length + r.settled.length + r.unknown.length + theirs;
 }
