@@ -4,13 +4,14 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 	"runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/internal/provider"
 )
@@ -37,10 +38,14 @@ func main() {
 		// process's own stderr is the log, so every level stays on.
 		logAtHostLevel(os.Getenv, os.Setenv)
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: provider.Address,
-		Debug:   debug,
-	})
+	// providerserver.Serve, with the framework's server wrapped (released_contexts.go).
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve(provider.Address, func() tfprotov6.ProviderServer {
+		return releasingContexts(providerserver.NewProtocol6(provider.New(version)())())
+	}, opts...)
 	if err != nil {
 		log.Fatal(err)
 	}
