@@ -19,8 +19,9 @@ import (
 // version is stamped by the build (-ldflags "-X main.version=…"); "dev" for a plain `go build`.
 var version = "dev"
 
-// gcPercent: OpenTofu starts the provider afresh for each phase of a command, and its heap stays small (a few
-// tens of MB for 1,000 resources), while the framework allocates heavily per call (terraform-plugin-framework
+// gcPercent: OpenTofu starts the provider afresh for each phase of a command, and its live heap stays small
+// (under 20 MB for 1,000 resources, peak RSS under 100 MB, once each call's context is let go:
+// released_contexts.go), while the framework allocates heavily per call (terraform-plugin-framework
 // copies the schema's attribute maps at every path step). Collecting at 5x the live heap instead of 2x cut
 // the provider's CPU for 300 budget alerts applied and destroyed by about a fifth in a pprof profile (GC
 // mark work 1.8 s → 0.7 s). GOGC, when set, still decides.
