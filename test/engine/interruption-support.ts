@@ -4,8 +4,10 @@
  * run as the published bin.
  */
 import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ProcessInfo, PulumiResult, PulumiStack } from "@cloudcost/testkit";
+import type { Recovery } from "../../provider/src/cli/pending";
 import { REPO } from "./support";
 
 export const PENDING_CLI = join(REPO, "provider", "dist", "cli", "main.js");
@@ -57,12 +59,14 @@ export function pending(stack: PulumiStack, args: string[]): Promise<PulumiResul
   });
 }
 
-/** `pending --json`'s findings (provider/src/cli/pending.ts `Recovery`), as the suites read them. */
-export interface Findings {
-  found: { urn: string; id: string }[];
-  settled: { urn: string; id: string }[];
-  neverCreated: { urn: string }[];
-  unknown: { urn: string }[];
-  others: { urn: string; operation: string }[];
-  unmanaged: { id: string }[];
+/** The stack's checkpoint file in the workspace's file backend. */
+export function checkpointOf(root: string, stack: string): string {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const found = walk(join(root, ".pulumi", "stacks")).filter((p) => p.endsWith(`/${stack}.json`));
+  expect(found).toHaveLength(1);
+  return found[0]!;
 }
+
+/** `pending --json`'s findings (provider/src/cli/pending.ts `Recovery`). */
+export type Findings = Recovery;

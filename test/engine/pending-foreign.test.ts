@@ -7,10 +7,9 @@
  * and nothing is left pending (the interruption suite's flake hunt found that case: it used to exit 0 and leave
  * both).
  */
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { PulumiStack, StackExport } from "@cloudcost/testkit";
-import { pending } from "./interruption-support";
+import { checkpointOf, pending, type Findings } from "./interruption-support";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture } from "./support";
 
 const f = useEngineFixture();
@@ -22,22 +21,14 @@ type Op = NonNullable<StackExport["deployment"]["pending_operations"]>[number];
  * backend's checkpoint itself: `pulumi stack import` drops pending operations.
  */
 function withPending(stack: PulumiStack, ops: Op[]): void {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
-  const [file] = walk(join(f.workspace.backendDir, ".pulumi", "stacks")).filter((p) => p.endsWith(`/${stack.name}.json`));
-  const checkpoint = JSON.parse(readFileSync(file!, "utf8")) as { checkpoint: { latest: StackExport["deployment"] } };
+  const file = checkpointOf(f.workspace.backendDir, stack.name);
+  const checkpoint = JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest: StackExport["deployment"] } };
   checkpoint.checkpoint.latest.pending_operations = ops;
-  writeFileSync(file!, JSON.stringify(checkpoint));
+  writeFileSync(file, JSON.stringify(checkpoint));
 }
 
 const pendingOps = async (stack: PulumiStack) =>
   ((await stack.exportState()).deployment.pending_operations ?? []).map((op) => `${op.type} ${op.resource.urn}`);
-
-interface Findings {
-  foreignCreates: { urn: string }[];
-  neverCreated: { urn: string }[];
-  others: { urn: string; operation: string }[];
-}
 
 describe("cloudcost-pulumi pending --apply beside other providers' resources (real CLI)", () => {
   it("settles ours, leaves another provider's pending create as it is (exit 1, named), and settles every pending delete", async () => {

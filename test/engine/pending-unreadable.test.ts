@@ -4,21 +4,11 @@
  * `--apply` (look before you act) still reads the checkpoint — from a copy without the empty file — prints
  * what it found and names the file `--apply` would remove, changing nothing; `--apply` removes it.
  */
-import { readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pending } from "./interruption-support";
+import { statSync, writeFileSync } from "node:fs";
+import { checkpointOf, pending } from "./interruption-support";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, expectSuccess, useEngineFixture } from "./support";
 
 const f = useEngineFixture();
-
-/** The stack's checkpoint file in the workspace's file backend. */
-function checkpointOf(root: string, stack: string): string {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
-  const found = walk(join(root, ".pulumi", "stacks")).filter((p) => p.endsWith(`/${stack}.json`));
-  expect(found).toHaveLength(1);
-  return found[0]!;
-}
 
 describe("cloudcost-pulumi pending with an empty attribute file beside the checkpoint", () => {
   it("prints what it found and the file it would clear (--json), changes nothing; --apply clears it", async () => {

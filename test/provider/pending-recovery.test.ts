@@ -11,7 +11,7 @@
 import { CloudCostClient } from "@cloudcost/api";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { finishCreates } from "../../provider/src/cli/finish-creates";
-import { blockedByForeignCreates, findRecovery, refreshArgs, type Recovery } from "../../provider/src/cli/pending";
+import { blockedByForeignCreates, emptyRecovery, findRecovery, refreshArgs, type Recovery } from "../../provider/src/cli/pending";
 import { unrepaired } from "../../provider/src/cli/repair-check";
 import type { StackExport, StateResource } from "../../provider/src/cli/stack-state";
 import { stackKeyPrefix } from "../../provider/src/runtime/create-key";
@@ -196,14 +196,8 @@ const deployment = (resources: StateResource[], creating: StateResource[]): Stac
   },
 });
 const recoveryOf = (found: { name: string; id: string }[]): Recovery => ({
+  ...emptyRecovery(),
   found: found.map(({ name, id }) => ({ urn: urn("BudgetAlert", name), type: ALERT, id })),
-  neverCreated: [],
-  settled: [],
-  unknown: [],
-  others: [],
-  foreignCreates: [],
-  stateOnlyCreates: [],
-  unmanaged: [],
 });
 const rows = (s: StackExport) => s.deployment.resources!.slice(2).map((r) => [r.urn.split("::").pop(), r.id, r.delete === true]);
 

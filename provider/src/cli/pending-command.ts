@@ -43,17 +43,18 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
   for (const c of recovery.foreignCreates)
     lines.push(`  create  ${c.urn}\n          another provider's resource: left pending (it may exist; this command cannot look it up)`);
   // Found creates are written into the state by this command (./finish-creates), so that is the one to run then.
-  if (blockedByForeignCreates(recovery)) lines.push("", FOREIGN_FIRST);
-  else if (refresh && recovery.found.length > 0)
+  // (While ours wait for another provider's creates, refresh is undefined and foreignAdvice says what comes first.)
+  if (refresh && recovery.found.length > 0)
     lines.push("", "Repair the state with:", `  npx --package @cloudcost/pulumi cloudcost-pulumi pending --apply${selectorText(selector)}`);
   else if (refresh)
     lines.push("", "Repair the state with:", `  pulumi ${[...refresh, ...selectorArgs(selector)].map(shellWord).join(" ")}`);
-  else if (recovery.unknown.length > 0)
+  else if (recovery.unknown.length > 0 && !blockedByForeignCreates(recovery))
     lines.push(
       "",
       "Look each of those up, then adopt what exists (the resource's adoptId) and run: pulumi refresh --clear-pending-creates",
     );
-  if (recovery.foreignCreates.length > 0 && !blockedByForeignCreates(recovery)) lines.push("", FOREIGN_CREATES);
+  const advice = foreignAdvice(recovery);
+  if (advice) lines.push("", advice);
   if (recovery.unmanaged.length > 0) {
     lines.push("", `${recovery.unmanaged.length} object(s) this stack created are in no state (nothing was deleted):`);
     for (const u of recovery.unmanaged) lines.push(`  ${u.id}  created ${u.createdAt}`);
@@ -80,6 +81,10 @@ const FOREIGN_CREATES =
 
 const FOREIGN_FIRST =
   "Another provider's create is pending too, and neither writing the state nor `pulumi refresh --clear-pending-creates` would keep it: settle it first (check whether its object was made, import what was, then run `pulumi refresh --clear-pending-creates`). Then run this again, or `pulumi up`, which gets this stack's objects back by their create keys.";
+
+/** What to do about other providers' pending creates, if any are pending. */
+const foreignAdvice = (recovery: Recovery): string | undefined =>
+  blockedByForeignCreates(recovery) ? FOREIGN_FIRST : recovery.foreignCreates.length > 0 ? FOREIGN_CREATES : undefined;
 
 const UNREADABLE =
   "an interrupted write left these attribute files of the state backend empty, so the Pulumi CLI cannot read the checkpoint";
@@ -145,6 +150,9 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
       );
   };
   if (!options.json) process.stdout.write(`${describe(recovery, finished, refresh, options).join("\n")}\n`);
+  // JSON's readers get the advice the text gives, on stderr.
+  const advice = foreignAdvice(recovery);
+  if (options.json && advice) process.stderr.write(`${advice}\n`);
   if (sidecars.length > 0)
     process.stderr.write(`${UNREADABLE}; \`--apply\` removes them (or remove them yourself):\n  rm ${sidecars.map(shellWord).join(" ")}\n`);
   if (!options.apply) {
@@ -154,8 +162,6 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
   const unlocked = unlock(root, state, options);
   if (!unlocked || refresh === undefined) {
     report();
-    // (The text form said so above; JSON's readers get it on stderr.)
-    if (options.json && blockedByForeignCreates(recovery)) process.stderr.write(`${FOREIGN_FIRST}\n`);
     return unlocked && recovery.unknown.length + recovery.unmanaged.length + recovery.foreignCreates.length === 0 ? 0 : 1;
   }
   // The found creates go into the state first (`pulumi stack import`, which drops every pending operation: the
@@ -176,6 +182,5 @@ export async function pendingCommand(options: PendingOptions): Promise<number> {
     process.stdout.write(
       `\n${finished.replaced.length} replaced object(s) are marked for deletion: run \`pulumi up${selectorText(options)}\` to delete them.\n`,
     );
-  if (options.json && recovery.foreignCreates.length > 0) process.stderr.write(`${FOREIGN_CREATES}\n`);
   return recovery.unmanaged.length + recovery.foreignCreates.length > 0 ? 1 : 0;
 }

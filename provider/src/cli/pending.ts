@@ -37,6 +37,11 @@ export interface Recovery {
 /** Is this a resource of this provider (dynamic `pulumi-nodejs:dynamic/cloudcost:*`, native `cloudcost:*`)? */
 const isOurs = (type: string) => type.startsWith("pulumi-nodejs:dynamic/cloudcost:") || type.startsWith("cloudcost:");
 
+/** A recovery that has found nothing yet. */
+export function emptyRecovery(): Recovery {
+  return { found: [], neverCreated: [], settled: [], unknown: [], others: [], foreignCreates: [], stateOnlyCreates: [], unmanaged: [] };
+}
+
 /** A provider reference or a component: a resource with no object outside the state. */
 const isStateOnly = (resource: { type: string; custom?: boolean }) =>
   resource.type.startsWith("pulumi:providers:") || resource.custom !== true;
@@ -67,16 +72,7 @@ async function createdByStack(client: CloudCostClient, prefix: string): Promise<
  * (runtime/create-key). The state is only read: nothing in the service or the stack changes here.
  */
 export async function findRecovery(state: StackExport, client: CloudCostClient, now: number = Date.now()): Promise<Recovery> {
-  const recovery: Recovery = {
-    found: [],
-    neverCreated: [],
-    settled: [],
-    unknown: [],
-    others: [],
-    foreignCreates: [],
-    stateOnlyCreates: [],
-    unmanaged: [],
-  };
+  const recovery = emptyRecovery();
   const ops: PendingOperation[] = [];
   for (const op of state.deployment.pending_operations ?? []) {
     if (isOurs(op.resource.type)) ops.push(op);
@@ -116,9 +112,11 @@ export async function findRecovery(state: StackExport, client: CloudCostClient, 
  * clears every pending create, so either would forget theirs, whose objects may exist.
  */
 export function blockedByForeignCreates(recovery: Recovery): boolean {
-  const ours = recovery.found.length + recovery.settled.length + recovery.neverCreated.length + recovery.stateOnlyCreates.length;
-  return recovery.foreignCreates.length > 0 && ours > 0;
+  return recovery.foreignCreates.length > 0 && recovery.found.length + createsToClear(recovery) > 0;
 }
+
+/** The pending creates the repair clears: made nothing, already held, or nothing outside the state. */
+const createsToClear = (r: Recovery) => r.neverCreated.length + r.settled.length + r.stateOnlyCreates.length;
 
 /**
  * The `pulumi refresh` of the repair (pulumi/pulumi pkg/cmd/pulumi/operations/refresh.go): it reads every
@@ -131,8 +129,7 @@ export function blockedByForeignCreates(recovery: Recovery): boolean {
 export function refreshArgs(recovery: Recovery): string[] | undefined {
   if (recovery.unknown.length > 0 || blockedByForeignCreates(recovery)) return undefined;
   if (pendingCount(recovery) - recovery.foreignCreates.length === 0) return undefined;
-  const clears = recovery.neverCreated.length + recovery.settled.length + recovery.stateOnlyCreates.length > 0;
-  return ["refresh", "--yes", ...(clears ? ["--clear-pending-creates"] : [])];
+  return ["refresh", "--yes", ...(createsToClear(recovery) > 0 ? ["--clear-pending-creates"] : [])];
 }
 
 /** How many pending operations the state holds. */

@@ -69,9 +69,9 @@ resource "cloudcost_scheduled_report" "logged" {
 		counts := sandbox.snapshot()
 		logged := map[string]int{}
 		for _, fields := range requestLines(log) {
-			for _, name := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
-				if fields[name] == "" {
-					t.Errorf("a request line without its %s: %v", name, fields)
+			for _, field := range []string{"method", "path", "status", "request_id", "attempt", "retry", "replay"} {
+				if fields[field] == "" {
+					t.Errorf("%s: a request line without its %s: %v", name, field, fields)
 				}
 			}
 			logged[fields["method"]+" "+templatePath(fields["path"])]++
