@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 "use strict";
 /**
- * `npm run release [-- --out DIR] [--plugin-download-url URL] [--publish]`: cuts a release (RELEASING.md).
+ * `npm run release [-- --out DIR] [--plugin-download-url URL] [--provider-platforms os/arch,...] [--publish]`: cuts a
+ * release (RELEASING.md).
  *
  * Dry run by default: the versions and CHANGELOGs come from the changesets in a scratch clone (scripts/release/
  * version.js), every artifact is built into OUT (dist/release by default) with a CycloneDX SBOM each, the Terraform
@@ -23,7 +24,7 @@ const { releasePulumiPlugin } = require("./release/pulumi-plugin.js");
 const { packNpm } = require("./release/npm.js");
 const { buildPython } = require("./release/python.js");
 const { releaseGoModules } = require("./release/go-modules.js");
-const { releaseTerraformProvider, providerFiles } = require("./release/terraform-provider.js");
+const { releaseTerraformProvider, providerFiles, providerPlatforms } = require("./release/terraform-provider.js");
 const { openSigner } = require("./release/gpg.js");
 const { writeSboms } = require("./release/sbom.js");
 const publish = require("./release/publish.js");
@@ -31,6 +32,7 @@ const publish = require("./release/publish.js");
 const { values } = parseArgs({
   options: {
     out: { type: "string", default: join(REPO, "dist", "release") },
+    "provider-platforms": { type: "string" },
     "plugin-download-url": { type: "string" },
     publish: { type: "boolean", default: false },
     "keep-scratch": { type: "boolean", default: false },
@@ -42,7 +44,10 @@ function main() {
   if (values.publish) {
     const missing = publish.missingCredentials();
     if (missing.length > 0) throw new Error(`--publish needs ${missing.join(", ")} in the environment (RELEASING.md)`);
+    // A published release serves every platform the registry lists: a subset is for dry runs only.
+    if (values["provider-platforms"]) throw new Error("--provider-platforms is for dry runs: --publish builds every platform");
   }
+  const platforms = providerPlatforms(values["provider-platforms"]);
   const out = resolve(values.out);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -57,7 +62,7 @@ function main() {
     const npm = packNpm(release);
     const python = buildPython(release);
     const go = releaseGoModules(release);
-    provider = releaseTerraformProvider({ ...release, signer });
+    provider = releaseTerraformProvider({ ...release, signer, platforms });
     const sboms = writeSboms({
       ...release,
       npm,

@@ -11,7 +11,8 @@
  * `tofu init` checks the zip against the registry's `shasum`, that hash against SHA256SUMS, and SHA256SUMS's
  * signature against the registry's `signing_keys` (test/release/terraform-registry.test.ts proves all three).
  * Each binary is cross-compiled by `go build` (CGO off) with -trimpath and -ldflags "-s -w" (no symbol tables: a
- * third of the size, and less to link) and the version stamped into main.version.
+ * third of the size, and less to link), -gcflags=all=-dwarf=false (the compiler writes no DWARF the linker would drop:
+ * an eighth less CPU) and the version stamped into main.version.
  */
 const { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
@@ -21,6 +22,20 @@ const { run, artifact, sha256, cleanEnv, log } = require("./common.js");
 const NAME = "terraform-provider-cloudcost";
 /** The platforms a release builds: the registry lists them in `versions`. */
 const PLATFORMS = ["linux", "darwin", "windows"].flatMap((os) => ["amd64", "arm64"].map((arch) => ({ os, arch })));
+/**
+ * The platforms of a dry run: every one, or those a comma-separated "os/arch" list names (each one of PLATFORMS).
+ * CI builds one per operating system (.ci/run): each further one is another cold compile of every package.
+ */
+function providerPlatforms(list) {
+  if (!list) return PLATFORMS;
+  return list.split(",").map((entry) => {
+    const found = PLATFORMS.find(({ os, arch }) => `${os}/${arch}` === entry.trim());
+    if (!found)
+      throw new Error(`--provider-platforms: ${entry} is not one of ${PLATFORMS.map(({ os, arch }) => `${os}/${arch}`).join(", ")}`);
+    return found;
+  });
+}
+
 /** The committed registry manifest (the provider's plugin protocol), copied into each release. */
 const MANIFEST = "terraform-registry-manifest.json";
 
@@ -47,7 +62,7 @@ function releaseTerraformProvider({ scratch, out, version, signer, platforms = P
     const dir = join(work, `${os}_${arch}`);
     mkdirSync(dir);
     const binary = join(dir, names.binary(os));
-    run("go", ["build", "-trimpath", "-ldflags", `-s -w -X main.version=${version}`, "-o", binary, "."], {
+    run("go", ["build", "-trimpath", "-gcflags=all=-dwarf=false", "-ldflags", `-s -w -X main.version=${version}`, "-o", binary, "."], {
       cwd: source,
       env: cleanEnv({ GOOS: os, GOARCH: arch, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-buildvcs=false" }),
     });
@@ -82,4 +97,4 @@ function protocolVersions(root) {
     .metadata.protocol_versions;
 }
 
-module.exports = { releaseTerraformProvider, providerFiles, protocolVersions, PLATFORMS, NAME };
+module.exports = { releaseTerraformProvider, providerFiles, providerPlatforms, protocolVersions, PLATFORMS, NAME };

@@ -30,7 +30,7 @@ import { testTls } from "./tls";
 
 const enabled = process.env.CLOUDCOST_RELEASE === "1";
 const REPO = resolve(__dirname, "..", "..");
-/** A hang guard for the release (six provider binaries cross-compiled on a loaded 2-core machine), never a verdict on speed. */
+/** A hang guard for the release (up to six provider binaries cross-compiled on a loaded 2-core machine), never a verdict on speed. */
 const RELEASE_TIMEOUT_MS = 60 * 60_000;
 const TEST_TIMEOUT_MS = 30 * 60_000;
 
@@ -50,6 +50,15 @@ interface ReleaseSummary {
   artifacts: Artifact[];
   sboms: string[];
 }
+
+/**
+ * The provider's platforms this run builds: every one, or CLOUDCOST_RELEASE_PROVIDER_PLATFORMS ("os/arch,..."; CI
+ * builds one per operating system, .ci/run), handed to the release as --provider-platforms.
+ */
+const PLATFORMS_ASKED = process.env.CLOUDCOST_RELEASE_PROVIDER_PLATFORMS;
+const { providerPlatforms } = require("../../scripts/release/terraform-provider.js") as {
+  providerPlatforms(list?: string): { os: string; arch: string }[];
+};
 
 const publish = require("../../scripts/release/publish.js") as {
   publishNpm(o: { out: string; tarballs: string[]; userconfig?: string }): void;
@@ -94,7 +103,14 @@ function gitStatus(): string {
       await new Promise<void>((resolvePromise, reject) => {
         const child = spawn(
           process.execPath,
-          [join(REPO, "scripts", "release.js"), "--out", out, "--plugin-download-url", plugins.downloadUrl],
+          [
+            join(REPO, "scripts", "release.js"),
+            "--out",
+            out,
+            "--plugin-download-url",
+            plugins.downloadUrl,
+            ...(PLATFORMS_ASKED ? ["--provider-platforms", PLATFORMS_ASKED] : []),
+          ],
           {
             cwd: REPO,
             env: userEnv({}),
@@ -149,6 +165,9 @@ function gitStatus(): string {
       expect(release.signingKey.ephemeral).toBe(true);
       expect(release.tags).toEqual([`v${version}`, `sdk/go/v${version}`, `terraform-provider-cloudcost/v${version}`]);
       const names = release.artifacts.map((a) => a.file);
+      const zips = providerPlatforms(PLATFORMS_ASKED).map(({ os, arch }) => `terraform-provider-cloudcost_${version}_${os}_${arch}.zip`);
+      // The provider's zips: exactly the platforms built (the registry lists each in `versions`).
+      expect(names.filter((n) => /^terraform-provider-cloudcost_.*\.zip$/.test(n)).sort()).toEqual([...zips].sort());
       expect(names).toEqual(
         expect.arrayContaining([
           `cloudcost-api-${version}.tgz`,
@@ -160,9 +179,7 @@ function gitStatus(): string {
           `pulumi_cloudcost-${version}.tar.gz`,
           `goproxy/github.com/cloudcost/cloudcost-pulumi/sdk/go/@v/v${version}.zip`,
           `goproxy/github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost/@v/v${version}.zip`,
-          ...["linux", "darwin", "windows"].flatMap((os) =>
-            ["amd64", "arm64"].map((arch) => `terraform-provider-cloudcost_${version}_${os}_${arch}.zip`),
-          ),
+          ...zips,
           `terraform-provider-cloudcost_${version}_manifest.json`,
           `terraform-provider-cloudcost_${version}_SHA256SUMS`,
           `terraform-provider-cloudcost_${version}_SHA256SUMS.sig`,
