@@ -11,11 +11,13 @@ import { promisify } from "node:util";
 import type { PulumiStack } from "@cloudcost/testkit";
 import {
   EXAMPLES,
+  GO_COMPILE_TIMEOUT_MS,
   NATIVE_PLUGIN_YAML,
   REPO,
   changeAlertAmount,
   changedInputs,
   changes,
+  compileGoProgram,
   nameOf,
   organizationIds,
   pythonEnvironment,
@@ -26,8 +28,8 @@ const run = promisify(execFile);
 const f = useEngineFixture();
 
 const NATIVE_ALERT = "cloudcost:index:BudgetAlert";
-/** Compiling a Go program the first time takes minutes on a cold cache. */
-const SETUP_TIMEOUT_MS = 600_000;
+/** Compiling a Go program the first time takes minutes on a cold cache (compileGoProgram, in the setup), and pip's install. */
+const SETUP_TIMEOUT_MS = GO_COMPILE_TIMEOUT_MS + 60_000;
 
 let venv: string | undefined;
 
@@ -35,11 +37,12 @@ let venv: string | undefined;
 const PREPARE: Record<string, (dir: string) => Promise<void>> = {
   // Pulumi.yaml names `venv` in the project: the shared environment, linked in.
   python: async (dir) => symlinkSync((venv ??= await pythonEnvironment()), join(dir, "venv"), "dir"),
-  // go.mod's replace points at ../../sdk/go from examples/; the copy points at the repository's.
-  go: async (dir) =>
-    void (await run("go", ["mod", "edit", `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`], {
-      cwd: dir,
-    })),
+  // go.mod's replace points at ../../sdk/go from examples/; the copy points at the repository's. Then the program's
+  // packages compiled once, outside `pulumi up`'s hang guard (compileGoProgram).
+  go: async (dir) => {
+    await run("go", ["mod", "edit", `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`], { cwd: dir });
+    await compileGoProgram(dir);
+  },
   yaml: async () => undefined,
 };
 

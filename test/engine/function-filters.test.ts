@@ -21,12 +21,21 @@ import {
   type CostFunction,
   type FilterCase,
 } from "../provider/cost-filter-cases";
-import { EXAMPLES, NATIVE_PLUGIN_YAML, REPO, expectSuccess, pythonEnvironment, useEngineFixture } from "./support";
+import {
+  EXAMPLES,
+  GO_COMPILE_TIMEOUT_MS,
+  NATIVE_PLUGIN_YAML,
+  REPO,
+  compileGoProgram,
+  expectSuccess,
+  pythonEnvironment,
+  useEngineFixture,
+} from "./support";
 
 const f = useEngineFixture();
 const FUNCTIONS = Object.keys(COST_FUNCTIONS) as CostFunction[];
-/** Installing pulumi from PyPI takes a minute or more on a cold pip cache. */
-const SETUP_TIMEOUT_MS = 600_000;
+/** Installing pulumi from PyPI takes a minute or more on a cold pip cache; a Go program's first compile longer. */
+const SETUP_TIMEOUT_MS = GO_COMPILE_TIMEOUT_MS + 60_000;
 
 /** The figure `figureOf` compares, as a property path of the function's result. */
 const FIGURE: Record<CostFunction, string> = {
@@ -215,6 +224,7 @@ test(
       ],
       { cwd: dir },
     );
+    await compileGoProgram(dir);
     expect(await outputsOf(dir, "go")).toEqual(expected);
   },
   SETUP_TIMEOUT_MS,

@@ -179,6 +179,29 @@ export async function changeAlertAmount(
   return { name: nameOf(alert.urn), id: alert.id, declared: current.amount, drifted };
 }
 
+/** A hang guard for a Go program's first compile: the Pulumi SDK and gRPC on a cold build cache, beside other cells. */
+export const GO_COMPILE_TIMEOUT_MS = 900_000;
+
+/**
+ * Compiles the Go program in DIR as our Go language host does (`go build -buildvcs=false -trimpath`,
+ * scripts/pulumi-cli/language-go/main.go), the executable thrown away, so that Go's build cache holds every package
+ * the program imports and the `pulumi up` after it compiles only the program. On a cold cache that first compile
+ * (the Pulumi SDK, gRPC, protobuf) took over 300 s on a loaded 2-core machine inside `pulumi up`, whose hang
+ * guard (300 s) then killed the CLI: a slow setup step, not a hang, so it runs here under its own bound.
+ */
+export async function compileGoProgram(dir: string): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), "cloudcost-go-program-"));
+  try {
+    await promisify(execFile)("go", ["build", "-buildvcs=false", "-trimpath", "-o", join(out, "program"), "."], {
+      cwd: dir,
+      timeout: GO_COMPILE_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 /** Installing pulumi and its dependencies from PyPI takes a minute or more on a cold pip cache. */
 const PIP_TIMEOUT_MS = 600_000;
 
