@@ -6,7 +6,7 @@
  * checksumming every module, and the one `replace` of the release's own go.mod copied (OpenTofu builds on its
  * fork of hcl/v2; without it `internal/lang/blocktoattr` does not compile). See scripts/opentofu/README.md.
  *
- * The build is the ordinary Go one (`go build -trimpath`, no debug information, `version.dev=no` as release builds set it, so
+ * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags, `version.dev=no` as release builds set it, so
  * `tofu version` prints the plain release) from the module proxy Go is configured with; nothing of OpenTofu's
  * source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go:
  * their digest is stamped into it) is reused; a build goes to a temporary folder first and is renamed into
@@ -21,6 +21,7 @@ const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
 const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
+const { LEAN_BUILD_FLAGS } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "opentofu");
@@ -120,18 +121,7 @@ function ensureOpenTofu() {
       throw new BuildError(`${err.message}\nIs the Go module proxy reachable (GOPROXY=${proxy})?`, { cause: err });
     }
     go(
-      [
-        "build",
-        "-trimpath",
-        // No DWARF from the compiler: the linker drops it anyway (-w), and not writing it saves an eighth of a cold
-        // build's CPU (measured on the Terraform provider: 70 → 61 CPU s). The binary is the same.
-        "-gcflags=all=-dwarf=false",
-        "-ldflags",
-        `-s -w -X ${TOFU}/version.dev=no`,
-        "-o",
-        join(staging, "tofu"),
-        `${TOFU}/cmd/tofu`,
-      ],
+      ["build", ...LEAN_BUILD_FLAGS, "-ldflags", `-s -w -X ${TOFU}/version.dev=no`, "-o", join(staging, "tofu"), `${TOFU}/cmd/tofu`],
       "building tofu",
     );
     if (!answersVersion(join(staging, "tofu"))) throw new BuildError(`the tofu just built does not answer \`version\` with ${VERSION}`);

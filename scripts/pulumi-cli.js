@@ -13,7 +13,7 @@
  *   pulumi-language-go              scripts/pulumi-cli/language-go: ours, likewise (all three on langhost/)
  *   pulumi-resource-pulumi-nodejs   the dynamic-provider launcher script shipped in the sdk/v3 module
  *
- * The build is the ordinary Go one (`go build -trimpath`, no debug information, the version stamped with -ldflags as release
+ * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags, the version stamped with -ldflags as release
  * builds do), from the module proxy Go is configured with; nothing of Pulumi's source is kept in this
  * repository. A complete folder built from the same inputs (go.mod, go.sum, our host's source: their digest is
  * stamped into it) is reused; a build goes to a temporary folder first and is renamed into
@@ -39,6 +39,7 @@ const {
   writeFileSync,
 } = require("node:fs");
 const { join, relative } = require("node:path");
+const { LEAN_BUILD_FLAGS } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "pulumi-cli");
@@ -143,9 +144,7 @@ function download() {
  * The flags of the CLI's and our hosts' builds. Exported so that `go test ./langhost` in CI compiles with the same
  * ones: Go's build cache keys every package by them, so only then does the test reuse what this build compiled.
  */
-// -gcflags=all=-dwarf=false: no DWARF from the compiler, which the linker drops anyway (-s -w below); an eighth of a cold
-// build's CPU (measured on the Terraform provider: 70 → 61 CPU s), and the same binaries.
-const GO_BUILD_FLAGS = ["-trimpath", "-gcflags=all=-dwarf=false", "-tags", "osusergo,grpcnotrace"];
+const GO_BUILD_FLAGS = [...LEAN_BUILD_FLAGS, "-tags", "osusergo,grpcnotrace"];
 
 function build(out) {
   const stamp = (variable) => [...GO_BUILD_FLAGS, "-ldflags", `-s -w -X ${variable}=${VERSION}`];
@@ -157,8 +156,7 @@ function build(out) {
   go(
     [
       "build",
-      "-trimpath",
-      "-gcflags=all=-dwarf=false",
+      ...LEAN_BUILD_FLAGS,
       "-ldflags",
       `-s -w -X ${YAML}/pkg/version.Version=${yaml}`,
       "-o",

@@ -10,14 +10,14 @@
  *
  * `tofu init` checks the zip against the registry's `shasum`, that hash against SHA256SUMS, and SHA256SUMS's
  * signature against the registry's `signing_keys` (test/release/terraform-registry.test.ts proves all three).
- * Each binary is cross-compiled by `go build` (CGO off) with -trimpath and -ldflags "-s -w" (no symbol tables: a
- * third of the size, and less to link), -gcflags=all=-dwarf=false (the compiler writes no DWARF the linker would drop:
- * an eighth less CPU) and the version stamped into main.version.
+ * Each binary is cross-compiled by `go build` (CGO off) with scripts/go-build.js's flags and -ldflags "-s -w" (no
+ * symbol tables: a third of the size, and less to link) and the version stamped into main.version.
  */
 const { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 const { run, artifact, sha256, cleanEnv, log } = require("./common.js");
+const { LEAN_BUILD_FLAGS } = require("../go-build.js");
 
 const NAME = "terraform-provider-cloudcost";
 /** The platforms a release builds: the registry lists them in `versions`. */
@@ -62,7 +62,7 @@ function releaseTerraformProvider({ scratch, out, version, signer, platforms = P
     const dir = join(work, `${os}_${arch}`);
     mkdirSync(dir);
     const binary = join(dir, names.binary(os));
-    run("go", ["build", "-trimpath", "-gcflags=all=-dwarf=false", "-ldflags", `-s -w -X main.version=${version}`, "-o", binary, "."], {
+    run("go", ["build", ...LEAN_BUILD_FLAGS, "-ldflags", `-s -w -X main.version=${version}`, "-o", binary, "."], {
       cwd: source,
       env: cleanEnv({ GOOS: os, GOARCH: arch, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-buildvcs=false" }),
     });
