@@ -1,27 +1,18 @@
 /**
- * The SDKs generated into sdk/ (`npm run sdks`), installed as the README's "The SDKs" says, in two ways.
+ * The SDKs generated into sdk/ (`npm run sdks`), installed as the README's "The SDKs" says.
  *
  * From a clone (development, or a version not released yet): docs/guide/native-provider.md's three `sdk-from-checkout` blocks, run exactly as
  * printed (CLOUDCOST set to this repository) in an empty folder each, and the SDK used there.
  *
- * Published the way each language publishes, each to a registry of its own on 127.0.0.1, then installed ALONE in an
- * empty folder with the page's registry command and loaded, as a user of that language does:
- *
- *   npm    sdk/nodejs compiled by its package.json's build (tsc into bin/), `npm publish sdk/nodejs` to Verdaccio,
- *          `npm install @cloudcost/pulumi-native` (its @pulumi/pulumi proxied from the registry npm uses)
- *   PyPI   a wheel of sdk/python uploaded to pypiserver (in a virtual environment, from PyPI), `pip install
- *          pulumi_cloudcost` from it (pulumi and the rest through pypiserver's fallback to PyPI)
- *   Go     sdk/go as a module zip in a GOPROXY=file:// tree, `go get` + `go build` of a program importing it
- *          (github.com/pulumi/pulumi/sdk/v3 from the module proxy Go is configured with)
+ * Published to each language's registry and installed from it alone: test/release, for the SDKs a release publishes
+ * (`npm run release`: Verdaccio, pypiserver, a GOPROXY tree).
  *
  * Runs in the registry cell (CLOUDCOST_REGISTRY=1, `npm run test:registry`); needs python3 and go on the PATH.
  */
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startPypiServer } from "./pypiserver";
-import { COMMAND_TIMEOUT_MS, sh, userEnv, virtualenv } from "./shell";
-import { startRegistry } from "./verdaccio";
+import { COMMAND_TIMEOUT_MS, goBuild, sh, userEnv, virtualenv } from "./shell";
 
 const enabled = process.env.CLOUDCOST_REGISTRY === "1";
 const REPO = resolve(__dirname, "..", "..");
@@ -29,20 +20,6 @@ const SDK = join(REPO, "sdk");
 const VERSION = (JSON.parse(readFileSync(join(SDK, "nodejs", "package.json"), "utf8")) as { version: string }).version;
 /** A hang guard per test (a cold Go build of sdk/v3 under load took over jest's default 300 s): each runs up to three commands. */
 const TEST_TIMEOUT_MS = 3 * COMMAND_TIMEOUT_MS;
-/** The release's module proxy tree writer (scripts/release/go-modules.js), which the release suite serves too. */
-const { writeModule } = require("../../scripts/release/go-modules.js") as {
-  writeModule(options: { root: string; folder: string; version: string; proxy: string }): { module: string };
-};
-
-/** The sdk/v3 version scripts/pulumi-cli/go.mod pins. */
-function pinnedSdk(): string {
-  const pinned = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(
-    readFileSync(join(REPO, "scripts", "pulumi-cli", "go.mod"), "utf8"),
-  )?.[1];
-  if (!pinned) throw new Error("scripts/pulumi-cli/go.mod pins no sdk/v3");
-  return pinned;
-}
-
 let root: string;
 beforeAll(() => void (root = mkdtempSync(join(tmpdir(), "cloudcost-sdk-registries-"))));
 afterAll(() => root && rmSync(root, { recursive: true, force: true }));
@@ -154,112 +131,8 @@ function goProgram(dir: string): void {
       const user = join(root, "clone-go-user");
       goProgram(user);
       await runBlock("go", user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
-      await sh("go", ["build", "-o", join(root, "clone-go-program"), "."], user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
+      await goBuild(join(root, "clone-go-program"), user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
       expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go => ${REPO}/sdk/go`);
-    },
-    TEST_TIMEOUT_MS,
-  );
-});
-
-(enabled ? describe : describe.skip)("the generated SDKs, published and installed alone (CLOUDCOST_REGISTRY=1)", () => {
-  test(
-    "npm: @cloudcost/pulumi-native from Verdaccio",
-    async () => {
-      const registry = await startRegistry(join(root, "verdaccio"));
-      try {
-        const env = userEnv({
-          npm_config_userconfig: registry.userconfig,
-          npm_config_registry: registry.url,
-          npm_config_cache: join(root, "npm-cache"),
-          npm_config_update_notifier: "false",
-        });
-        // The package's own `build` (tsc into bin/, the manifest beside it), then the folder as its `files` ship it.
-        await sh("npm", ["run", "build"], join(SDK, "nodejs"));
-        await sh("npm", ["publish", join(SDK, "nodejs"), "--access", "public", "--no-provenance"], root, env);
-
-        const user = join(root, "npm-user");
-        mkdirSync(user);
-        writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-sdk", private: true, version: "1.0.0" }));
-        await sh("npm", ["install", "--no-audit", "--no-fund", "@cloudcost/pulumi-native"], user, env);
-        const loaded = await sh(
-          "node",
-          [
-            "-p",
-            `const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.CloudGroup, typeof c.ScheduledReport, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")`,
-          ],
-          user,
-          env,
-        );
-        expect(loaded.trim()).toBe(`function function function function ${VERSION}`);
-      } finally {
-        await registry.stop();
-      }
-    },
-    TEST_TIMEOUT_MS,
-  );
-
-  test(
-    "PyPI: pulumi_cloudcost from pypiserver",
-    async () => {
-      // The wheel is built from a copy: pip builds in the source tree, and sdk/ must hold only what gen-sdk wrote.
-      const source = join(root, "python-source");
-      cpSync(join(SDK, "python"), source, { recursive: true });
-      const wheels = join(root, "wheels");
-      const index = await startPypiServer(root);
-      try {
-        await sh(join(root, "pypi-tools", "bin", "pip"), ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, source], root);
-        const [wheel] = readdirSync(wheels);
-        expect(wheel).toBe(`pulumi_cloudcost-${VERSION}-py3-none-any.whl`);
-        // The upload twine makes: the legacy upload API's multipart form.
-        const form = new FormData();
-        form.set(":action", "file_upload");
-        form.set("name", "pulumi_cloudcost");
-        form.set("version", VERSION);
-        form.set("content", new Blob([readFileSync(join(wheels, wheel!))]), wheel!);
-        const upload = await fetch(`${index.url}/`, { method: "POST", body: form });
-        expect(upload.status).toBe(200);
-
-        const user = await virtualenv(join(root, "pypi-user"), ["pulumi_cloudcost"], ["--index-url", `${index.url}/simple/`]);
-        const loaded = await sh(
-          join(user, "bin", "python"),
-          [
-            "-c",
-            "import importlib.metadata as m, pulumi_cloudcost as c; print(c.BudgetAlert.__name__, c.get_cost_summary_output.__name__, m.version('pulumi_cloudcost'), m.version('pulumi').split('.')[0])",
-          ],
-          user,
-        );
-        expect(loaded.trim()).toBe(`BudgetAlert get_cost_summary_output ${VERSION} 3`);
-      } finally {
-        await index.stop();
-      }
-    },
-    TEST_TIMEOUT_MS,
-  );
-
-  test(
-    "Go: github.com/cloudcost/cloudcost-pulumi/sdk/go from a GOPROXY=file:// tree",
-    async () => {
-      const module = "github.com/cloudcost/cloudcost-pulumi/sdk/go";
-      const version = `v${VERSION}`;
-      // The module proxy protocol's files (go.dev/ref/mod#goproxy-protocol): list, .info, .mod and the module zip.
-      const proxy = join(root, "goproxy");
-      expect(writeModule({ root: REPO, folder: "sdk/go", version: VERSION, proxy }).module).toBe(module);
-
-      const user = join(root, "go-user");
-      goProgram(user);
-      const upstream = (await sh("go", ["env", "GOPROXY"], user)).trim();
-      const env = userEnv({
-        GOPROXY: `file://${proxy},${upstream}`,
-        // Not in the public checksum database: it was never published there.
-        GONOSUMDB: module,
-        GOFLAGS: "-mod=mod -buildvcs=false",
-        GOWORK: "off",
-      });
-      // With the sdk/v3 release the CLI is built from: the generated go.mod's floor (v3.269.0) needs a
-      // pulumi-cloud-sdk version the module proxy here refuses (scripts/pulumi-cli/README.md).
-      await sh("go", ["get", `${module}@${version}`, `github.com/pulumi/pulumi/sdk/v3@${pinnedSdk()}`], user, env);
-      await sh("go", ["build", "-o", join(root, "go-program"), "."], user, env);
-      expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`${module} ${version}`);
     },
     TEST_TIMEOUT_MS,
   );

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PulumiWorkspace, pulumiCliBin, type RunningSandbox, startSandbox } from "@cloudcost/testkit";
 import { startPypiServer } from "../registry/pypiserver";
-import { sh, userEnv, virtualenv } from "../registry/shell";
+import { goBuild, sh, userEnv, virtualenv } from "../registry/shell";
 import { type LocalRegistry, startRegistry } from "../registry/verdaccio";
 import { type PluginServer, startPluginServer } from "./plugin-server";
 import { startTerraformRegistry } from "./terraform-registry";
@@ -386,6 +386,17 @@ function gitStatus(): string {
           'const cloudcost = require("@cloudcost/pulumi-native");\nexports.id = new cloudcost.CloudGroup("g", { name: "Released group" }).id;\n',
         );
         for (const line of installLines("npm", version)) await shell(line, user, env);
+        // Every resource and function of the schema, as the installed package exports them.
+        const exported = await sh(
+          "node",
+          [
+            "-p",
+            'const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.CloudGroup, typeof c.ScheduledReport, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")',
+          ],
+          user,
+          env,
+        );
+        expect(exported.trim()).toBe(`function function function function ${version}`);
         const before = plugins.requests.length;
         // No plugin but the release's: the workspace's own (native/bin, linked into node_modules/.bin, which
         // `npx jest` puts on the PATH) would be found on the PATH before any download.
@@ -462,11 +473,11 @@ function gitStatus(): string {
             join(user, "bin", "python"),
             [
               "-c",
-              "import importlib.metadata as m, importlib.resources as r, json, pulumi_cloudcost as c; print(c.CloudGroup.__name__, m.version('pulumi_cloudcost'), json.loads(r.files('pulumi_cloudcost').joinpath('pulumi-plugin.json').read_text())['server'])",
+              "import importlib.metadata as m, importlib.resources as r, json, pulumi_cloudcost as c; print(c.CloudGroup.__name__, c.BudgetAlert.__name__, c.ScheduledReport.__name__, c.get_cost_summary_output.__name__, m.version('pulumi_cloudcost'), json.loads(r.files('pulumi_cloudcost').joinpath('pulumi-plugin.json').read_text())['server'])",
             ],
             user,
           );
-          expect(loaded.trim()).toBe(`CloudGroup ${version} ${plugins.downloadUrl}`);
+          expect(loaded.trim()).toBe(`CloudGroup BudgetAlert ScheduledReport get_cost_summary_output ${version} ${plugins.downloadUrl}`);
         } finally {
           await index.stop();
         }
@@ -494,7 +505,7 @@ function gitStatus(): string {
           GOWORK: "off",
         });
         for (const line of installLines("go", version)) await shell(line, user, env);
-        await sh("go", ["build", "-o", join(root, "go-program"), "."], user, env);
+        await goBuild(join(root, "go-program"), user, env);
         expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go v${version}`);
         const provider = JSON.parse(
           await sh(
