@@ -1,4 +1,4 @@
-import { PROBLEM_TYPE_BASE, type FieldError, type OAuthError } from "@cloudcost/api";
+import { PROBLEM_TYPE_BASE, type FieldError, type OAuthError } from "@cloudcost/api/contract";
 
 // The sandbox's one error module: every error a request or a command can end in is defined here.
 

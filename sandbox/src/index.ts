@@ -1,4 +1,4 @@
-import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api";
+import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS, parseUrl } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { AddressInfo } from "node:net";
 import type { SandboxContext } from "./service/context";
@@ -9,6 +9,7 @@ import { openContext } from "./service/open-context";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, buildServer } from "./http/server";
 import { EventEngine } from "./events/event-engine";
 import type { EngineOptions } from "./service/context";
+import { DEFAULT_SCAN_STEP_MS } from "./store/scans";
 
 export type { SandboxConfig, SandboxContext } from "./service/context";
 export type { FaultKind, FaultOptions } from "./http/fault-injection";
@@ -30,8 +31,7 @@ export { changeClock, clockState, injectSpend, type Evaluate } from "./events/co
 export * from "./events/controls-contract";
 export type { EngineOptions } from "./service/context";
 
-/** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
-export const DEFAULT_SCAN_STEP_MS = 1000;
+export { DEFAULT_SCAN_STEP_MS } from "./store/scans";
 
 export interface SandboxServerOptions {
   /** Data folder (created and bootstrapped with the `demo` organization when new). */

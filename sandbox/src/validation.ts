@@ -1,5 +1,5 @@
-import type { FieldError } from "@cloudcost/api";
-import type { z } from "@cloudcost/api";
+import type { FieldError } from "@cloudcost/api/contract";
+import type { z } from "@cloudcost/api/contract";
 import { invalidRequest } from "./errors";
 
 type Issue = z.core.$ZodIssue;

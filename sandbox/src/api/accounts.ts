@@ -1,4 +1,4 @@
-import { Provider, type GlobalFilter } from "@cloudcost/api";
+import { Provider, type GlobalFilter } from "@cloudcost/api/contract";
 import type { ApiHandlers } from "./handler";
 
 export const accountHandlers = {

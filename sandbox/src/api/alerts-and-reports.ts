@@ -1,4 +1,4 @@
-import { API_BASE_PATH, CRUD_RESOURCES, type CostFilters, type CrudNoun, type PageQuery } from "@cloudcost/api";
+import { API_BASE_PATH, CRUD_RESOURCES, type CostFilters, type CrudNoun, type PageQuery } from "@cloudcost/api/contract";
 import { assertIfMatch } from "../http/etag";
 import type { SandboxContext } from "../service/context";
 import { withoutWriting } from "../store/connection";

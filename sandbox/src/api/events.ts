@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from "@cloudcost/api";
+import { API_BASE_PATH } from "@cloudcost/api/contract";
 import { redeliverWebhook } from "../service/redeliver-webhook";
 import type { ApiHandlers } from "./handler";
 

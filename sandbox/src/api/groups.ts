@@ -1,4 +1,4 @@
-import { API_BASE_PATH, Member } from "@cloudcost/api";
+import { API_BASE_PATH, Member } from "@cloudcost/api/contract";
 import { notFound } from "../errors";
 import { fieldErrors } from "../validation";
 import { assertIfMatch } from "../http/etag";

@@ -1,4 +1,4 @@
-import type { BodyOf, OperationId, ParamsOf, QueryOf, ResponseOf } from "@cloudcost/api";
+import type { BodyOf, OperationId, ParamsOf, QueryOf, ResponseOf } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 
 /**

@@ -1,4 +1,4 @@
-import { operations, routeById, type OperationId, type Route } from "@cloudcost/api";
+import { operations, routeById, type OperationId, type Route } from "@cloudcost/api/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors";
 import { authenticated, authenticationHook, scopeHook } from "../http/bearer-auth";

@@ -1,4 +1,4 @@
-import { API_BASE_PATH } from "@cloudcost/api";
+import { API_BASE_PATH } from "@cloudcost/api/contract";
 import type { ApiHandlers } from "./handler";
 
 export const scanHandlers = {

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, Provider } from "@cloudcost/api";
+import { ALL_SCOPES, Provider } from "@cloudcost/api/contract";
 import { connectAccount } from "../service/connect-account";
 import { accountId, choice, integer, label, orgName, required, scopes, type Output, type Values } from "./arguments";
 import { withContext } from "./with-context";

@@ -1,4 +1,4 @@
-import { AwsAccountId, AzureSubscriptionId, Scope, TrimmedName, type Provider } from "@cloudcost/api";
+import { AwsAccountId, AzureSubscriptionId, Scope, TrimmedName, type Provider } from "@cloudcost/api/contract";
 import { resolve } from "node:path";
 import { UsageError } from "../errors";
 

@@ -1,4 +1,4 @@
-import { EventType, type z } from "@cloudcost/api";
+import { EventType, type z } from "@cloudcost/api/contract";
 import { UsageError } from "../errors";
 import { ClockChange, SpendInjection } from "../events/controls-contract";
 import { choice, required, type Values } from "./arguments";

@@ -1,4 +1,4 @@
-import type { Event, Page } from "@cloudcost/api";
+import type { Event, Page } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import type { ClockState, OutboxMessage } from "../events/controls-contract";
 import { changeClock, clockState, injectSpend } from "../events/controls";

@@ -1,4 +1,4 @@
-import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
+import { API_BASE_PATH, DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api/contract";
 import { FAULT_KINDS, type FaultKind, type FaultOptions } from "../http/fault-injection";
 import { DEFAULT_RETENTION_SECONDS, DEFAULT_SCAN_STEP_MS, publicOrigin, startSandboxServer } from "../index";
 import { DEFAULT_AUTHORIZATION_CODE_TTL_SECONDS } from "../oauth/authorize";

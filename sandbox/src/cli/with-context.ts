@@ -1,7 +1,7 @@
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api";
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
-import { DEFAULT_SCAN_STEP_MS } from "../index";
 import { openContext } from "../service/open-context";
+import { DEFAULT_SCAN_STEP_MS } from "../store/scans";
 import { dataDir, dataPath, type Values } from "./arguments";
 import { dataFolderError } from "./startup-errors";
 

@@ -1,4 +1,4 @@
-import type { AlertFields, AmountSource } from "@cloudcost/api";
+import type { AlertFields, AmountSource } from "@cloudcost/api/contract";
 import type { Costs } from "./cost-reads";
 
 /** The amount a budget alert has in one period, and where it came from (issue 27). */

@@ -14,7 +14,7 @@ import {
   type ForecastTotals,
   type Member,
   type Provider,
-} from "@cloudcost/api";
+} from "@cloudcost/api/contract";
 import type { Organizations } from "../store/organizations";
 import type { Accounts } from "../store/accounts";
 import { invalidRequest, unprocessable } from "../errors";

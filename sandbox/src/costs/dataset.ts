@@ -1,4 +1,4 @@
-import { GLOBAL_SERVICES, KNOWN_SERVICES, type Member, type Provider } from "@cloudcost/api";
+import { GLOBAL_SERVICES, KNOWN_SERVICES, type Member, type Provider } from "@cloudcost/api/contract";
 import { dayNumber } from "./calendar";
 import { unitHash } from "./hash";
 

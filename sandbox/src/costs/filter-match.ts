@@ -1,4 +1,11 @@
-import { providerOfAccount, providerOfRegion, providerOfService, type CostFilters, type FieldError, type Provider } from "@cloudcost/api";
+import {
+  providerOfAccount,
+  providerOfRegion,
+  providerOfService,
+  type CostFilters,
+  type FieldError,
+  type Provider,
+} from "@cloudcost/api/contract";
 import { TAG_KEYS, TAG_VALUES, type LineAttributes } from "./dataset";
 
 /** What a filter is matched against: one cost line, synthetic or injected. */

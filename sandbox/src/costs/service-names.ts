@@ -1,4 +1,4 @@
-import { KNOWN_SERVICES, providerOfService, type FieldError, type Provider } from "@cloudcost/api";
+import { KNOWN_SERVICES, providerOfService, type FieldError, type Provider } from "@cloudcost/api/contract";
 
 const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { aws: "AWS", azure: "Azure" };
 

@@ -1,5 +1,15 @@
-import type { Scope } from "@cloudcost/api";
-import { AwsAccountId, AzureSubscriptionId, EventId, PageQuery, Timestamp, TrimmedName, TwoDecimalMoney, page, z } from "@cloudcost/api";
+import type { Scope } from "@cloudcost/api/contract";
+import {
+  AwsAccountId,
+  AzureSubscriptionId,
+  EventId,
+  PageQuery,
+  Timestamp,
+  TrimmedName,
+  TwoDecimalMoney,
+  page,
+  z,
+} from "@cloudcost/api/contract";
 import { Duration } from "luxon";
 
 // The sandbox controls under `/sandbox/v1` (issue 15): sandbox-only, so they are NOT part of the

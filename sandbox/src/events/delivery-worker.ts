@@ -1,4 +1,4 @@
-import type { DeliveryAttempt } from "@cloudcost/api";
+import type { DeliveryAttempt } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import { retryBusy, writeTransaction } from "../store/connection";
 import type { DueDelivery } from "../store/deliveries";

@@ -1,4 +1,4 @@
-import type { ScheduledReport } from "@cloudcost/api";
+import type { ScheduledReport } from "@cloudcost/api/contract";
 import type { EngineOptions, SandboxContext } from "../service/context";
 import { sql } from "../store/statements";
 import { GROUP_REFERENCING_TABLES } from "../store/tables";

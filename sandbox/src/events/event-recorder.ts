@@ -1,4 +1,4 @@
-import type { Event } from "@cloudcost/api";
+import type { Event } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import { writeTransaction } from "../store/connection";
 import { WEBHOOK_ATTEMPTS } from "../store/deliveries";

@@ -1,4 +1,4 @@
-import type { ReportFields } from "@cloudcost/api";
+import type { ReportFields } from "@cloudcost/api/contract";
 import type { Attachment } from "../store/outbox";
 import type { ReportTable } from "./report-table";
 

@@ -1,4 +1,4 @@
-import type { ScheduledReport } from "@cloudcost/api";
+import type { ScheduledReport } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import { retryBusy } from "../store/connection";
 import { newId } from "../store/ids";

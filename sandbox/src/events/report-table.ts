@@ -1,4 +1,4 @@
-import { thresholdLevel, type BudgetAlert, type DateWindow, type ScheduledReport } from "@cloudcost/api";
+import { thresholdLevel, type BudgetAlert, type DateWindow, type ScheduledReport } from "@cloudcost/api/contract";
 import { budgetAmount } from "../costs/budget-amount";
 import { addDays } from "../costs/calendar";
 import type { SandboxContext } from "../service/context";

@@ -1,4 +1,4 @@
-import type { DateWindow, Schedule } from "@cloudcost/api";
+import type { DateWindow, Schedule } from "@cloudcost/api/contract";
 import { DateTime } from "luxon";
 import { scheduleZone } from "../store/schedule-zone";
 

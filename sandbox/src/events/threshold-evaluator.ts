@@ -1,4 +1,11 @@
-import { periodContaining, thresholdKey, thresholdLevel, type BudgetAlert, type BudgetPeriod, type Threshold } from "@cloudcost/api";
+import {
+  periodContaining,
+  thresholdKey,
+  thresholdLevel,
+  type BudgetAlert,
+  type BudgetPeriod,
+  type Threshold,
+} from "@cloudcost/api/contract";
 import { budgetAmount, inWindow, type BudgetAmount } from "../costs/budget-amount";
 import type { PeriodSpend } from "../costs/cost-reads";
 import { addDays } from "../costs/calendar";

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Webhook } from "standardwebhooks";
-import { parseUrl } from "@cloudcost/api";
+import { parseUrl } from "@cloudcost/api/contract";
 
 /** What one attempt came to. */
 export interface AttemptOutcome {

@@ -1,4 +1,4 @@
-import type { Scope } from "@cloudcost/api";
+import type { Scope } from "@cloudcost/api/contract";
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { Authentication, Principal } from "../identity/credentials";

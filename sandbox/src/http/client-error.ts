@@ -1,4 +1,4 @@
-import { PROBLEM_TYPE_BASE, type Problem } from "@cloudcost/api";
+import { PROBLEM_TYPE_BASE, type Problem } from "@cloudcost/api/contract";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { newId } from "../store/ids";

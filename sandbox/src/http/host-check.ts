@@ -1,4 +1,4 @@
-import { LOOPBACK_HOSTNAMES } from "@cloudcost/api";
+import { LOOPBACK_HOSTNAMES } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import { hostname, networkInterfaces } from "node:os";
 import { ServiceError } from "../errors";

@@ -1,4 +1,4 @@
-import { IdempotencyKey } from "@cloudcost/api";
+import { IdempotencyKey } from "@cloudcost/api/contract";
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";

@@ -1,4 +1,4 @@
-import type { Problem } from "@cloudcost/api";
+import type { Problem } from "@cloudcost/api/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors";
 

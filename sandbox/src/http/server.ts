@@ -1,4 +1,4 @@
-import { API_BASE_PATH, buildOpenApiDocument, LOOPBACK_HOSTNAMES, MAX_REQUEST_BODY_BYTES } from "@cloudcost/api";
+import { API_BASE_PATH, LOOPBACK_HOSTNAMES, MAX_REQUEST_BODY_BYTES } from "@cloudcost/api/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { handlers } from "../api/handlers";
@@ -36,6 +36,16 @@ export interface ServerOptions {
 
 const OPENAPI_PATH = "/openapi.json";
 
+let openApiText: Promise<string> | undefined;
+/**
+ * The OpenAPI document, built on its first request: building it (and loading the builder) is a tenth of a second of
+ * every start, and most sandboxes (one per test) are never asked for it.
+ */
+function openApiDocument(): Promise<string> {
+  openApiText ??= import("@cloudcost/api").then(({ buildOpenApiDocument }) => JSON.stringify(buildOpenApiDocument()));
+  return openApiText;
+}
+
 /** The REST API under `/api/v1`: JSON only, faults first, then the rate limit, then the route table. */
 async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: ServerOptions): Promise<void> {
   await app.register(
@@ -44,8 +54,9 @@ async function registerApi(app: FastifyInstance, ctx: SandboxContext, options: S
       if (options.faults)
         registerFaultInjection(api, options.faults, (request) => request.url.split("?")[0] === `${API_BASE_PATH}${OPENAPI_PATH}`);
       await registerRateLimit(api, ctx, options.rateLimitPerMinute, options.rateLimitWindowMs);
-      const document = JSON.stringify(buildOpenApiDocument());
-      api.get(OPENAPI_PATH, { config: { rateLimit: false } }, (_request, reply) => reply.type("application/json").send(document));
+      api.get(OPENAPI_PATH, { config: { rateLimit: false } }, async (_request, reply) =>
+        reply.type("application/json").send(await openApiDocument()),
+      );
       registerApiRoutes(api, ctx, handlers);
     },
     { prefix: API_BASE_PATH },

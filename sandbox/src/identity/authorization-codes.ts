@@ -1,4 +1,4 @@
-import type { Scope } from "@cloudcost/api";
+import type { Scope } from "@cloudcost/api/contract";
 import { writeTransaction, type Db } from "../store/connection";
 import { newId, newSecret } from "../store/ids";
 import { splitScopes } from "./credentials";

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from "@cloudcost/api";
+import { ALL_SCOPES, type Scope } from "@cloudcost/api/contract";
 import { isBusy, writeTransaction, type Db } from "../store/connection";
 import { newId, newSecret } from "../store/ids";
 import { digest, matchesDigest } from "./hashing";

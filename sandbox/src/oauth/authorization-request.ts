@@ -1,4 +1,4 @@
-import { AuthorizationRequest, type Scope } from "@cloudcost/api";
+import { AuthorizationRequest, type Scope } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";
 import { intersectScopes } from "../identity/credentials";

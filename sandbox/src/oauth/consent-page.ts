@@ -1,4 +1,4 @@
-import type { Scope } from "@cloudcost/api";
+import type { Scope } from "@cloudcost/api/contract";
 import type { FastifyReply } from "fastify";
 import type { User } from "../identity/users";
 import { html } from "../web/html";

@@ -1,4 +1,4 @@
-import type { OAuthError } from "@cloudcost/api";
+import type { OAuthError } from "@cloudcost/api/contract";
 import type { FastifyReply } from "fastify";
 import type { OAuthFailure } from "../errors";
 

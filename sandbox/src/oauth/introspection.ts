@@ -1,4 +1,4 @@
-import { TokenHintRequest, type IntrospectionResponse } from "@cloudcost/api";
+import { TokenHintRequest, type IntrospectionResponse } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord, TokenRecord } from "../identity/credentials";

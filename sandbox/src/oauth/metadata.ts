@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type AuthorizationServerMetadata } from "@cloudcost/api";
+import { ALL_SCOPES, type AuthorizationServerMetadata } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import { SUPPORTED_GRANT_TYPES } from "./token-endpoint";

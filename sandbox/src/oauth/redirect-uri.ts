@@ -1,7 +1,7 @@
-import { MAX_REDIRECT_URI_LENGTH as MAX_URI_LENGTH, isLoopbackHostname, parseUrl } from "@cloudcost/api";
+import { MAX_REDIRECT_URI_LENGTH as MAX_URI_LENGTH, isLoopbackHostname, parseUrl } from "@cloudcost/api/contract";
 
 // The limits are the contract's: the document states them (`maxItems`, `maxLength`).
-export { MAX_REDIRECT_URIS } from "@cloudcost/api";
+export { MAX_REDIRECT_URIS } from "@cloudcost/api/contract";
 
 /**
  * Why a redirect URI may not be registered, or undefined if it may: absolute, no fragment (RFC 6749

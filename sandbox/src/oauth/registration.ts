@@ -4,7 +4,7 @@ import {
   ClientRegistrationRequest,
   type ClientRegistrationResponse,
   type Scope,
-} from "@cloudcost/api";
+} from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { ClientRecord } from "../identity/credentials";

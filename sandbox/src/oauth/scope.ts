@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from "@cloudcost/api";
+import { ALL_SCOPES, type Scope } from "@cloudcost/api/contract";
 import { intersectScopes } from "../identity/credentials";
 import { OAuthFailure } from "../errors";
 

@@ -1,4 +1,4 @@
-import type { TokenResponse } from "@cloudcost/api";
+import type { TokenResponse } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { AuthorizationCodes } from "../identity/authorization-codes";

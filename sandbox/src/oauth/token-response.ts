@@ -1,4 +1,4 @@
-import type { Scope, TokenResponse } from "@cloudcost/api";
+import type { Scope, TokenResponse } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 
 /** Refresh tokens live 30 days each (decision); every use rotates them (RFC 9700 §4.14.2). */

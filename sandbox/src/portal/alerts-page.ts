@@ -1,4 +1,4 @@
-import { AlertRequest, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api";
+import { AlertRequest, BudgetPeriod, MAX_THRESHOLDS, ThresholdBasis, type BudgetAlert } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from "@cloudcost/api";
+import { ALL_SCOPES, type Scope } from "@cloudcost/api/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { NewClient } from "../identity/credentials";

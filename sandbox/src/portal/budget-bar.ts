@@ -1,4 +1,4 @@
-import { thresholdLevel, type BudgetAlert } from "@cloudcost/api";
+import { thresholdLevel, type BudgetAlert } from "@cloudcost/api/contract";
 import { html, type SafeHtml } from "../web/html";
 import { money } from "./money";
 

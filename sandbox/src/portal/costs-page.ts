@@ -1,4 +1,4 @@
-import { CostQuery, type CostByDay, type CostByService, type CostSummary } from "@cloudcost/api";
+import { CostQuery, type CostByDay, type CostByService, type CostSummary } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

@@ -1,4 +1,4 @@
-import { EventId, type Delivery, type Event } from "@cloudcost/api";
+import { EventId, type Delivery, type Event } from "@cloudcost/api/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

@@ -1,4 +1,4 @@
-import type { CostFilters } from "@cloudcost/api";
+import type { CostFilters } from "@cloudcost/api/contract";
 import { html, type SafeHtml } from "../web/html";
 import { text, textareaField, type FormState } from "./form-controls";
 

@@ -1,4 +1,4 @@
-import type { FieldError, z } from "@cloudcost/api";
+import type { FieldError, z } from "@cloudcost/api/contract";
 import { ServiceError } from "../errors";
 import { fieldErrors } from "../validation";
 import { html, type SafeHtml } from "../web/html";

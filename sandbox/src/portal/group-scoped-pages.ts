@@ -1,4 +1,4 @@
-import type { FieldError, z } from "@cloudcost/api";
+import type { FieldError, z } from "@cloudcost/api/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

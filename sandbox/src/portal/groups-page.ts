@@ -1,4 +1,4 @@
-import { CreateGroup, UpdateGroup, type CloudGroup } from "@cloudcost/api";
+import { CreateGroup, UpdateGroup, type CloudGroup } from "@cloudcost/api/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

@@ -1,4 +1,4 @@
-import { PageQuery } from "@cloudcost/api";
+import { PageQuery } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";
 import { ServiceError } from "../errors";

@@ -1,4 +1,4 @@
-import type { CloudGroup } from "@cloudcost/api";
+import type { CloudGroup } from "@cloudcost/api/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

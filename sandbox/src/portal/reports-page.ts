@@ -1,4 +1,4 @@
-import { DayOfWeek, Frequency, ReportFormat, ReportKind, ReportRequest, type ScheduledReport } from "@cloudcost/api";
+import { DayOfWeek, Frequency, ReportFormat, ReportKind, ReportRequest, type ScheduledReport } from "@cloudcost/api/contract";
 import type { FastifyInstance } from "fastify";
 import type { SandboxContext } from "../service/context";
 import type { IdentityStores } from "../identity/identity-stores";

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Provider } from "@cloudcost/api";
+import { ALL_SCOPES, type Provider } from "@cloudcost/api/contract";
 import { connectAccount } from "./connect-account";
 import type { SandboxContext } from "./context";
 import { bootstrapIdentity } from "../identity/bootstrap";

@@ -1,4 +1,4 @@
-import type { ConnectedAccount, Provider } from "@cloudcost/api";
+import type { ConnectedAccount, Provider } from "@cloudcost/api/contract";
 import type { SandboxContext } from "./context";
 import { writeTransaction } from "../store/connection";
 import { initialFindings } from "../store/finding-catalog";

@@ -1,4 +1,4 @@
-import type { Delivery } from "@cloudcost/api";
+import type { Delivery } from "@cloudcost/api/contract";
 import type { SandboxContext } from "./context";
 import { conflict } from "../errors";
 import { writeTransaction } from "../store/connection";

@@ -1,4 +1,4 @@
-import { Member, type ConnectedAccount, type Page, type PageQuery, type Provider } from "@cloudcost/api";
+import { Member, type ConnectedAccount, type Page, type PageQuery, type Provider } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { pageOfTable } from "./paging";
 import { conflict, invalidRequest } from "../errors";

@@ -1,4 +1,4 @@
-import { AlertInput, type AlertFields, type BudgetAlert } from "@cloudcost/api";
+import { AlertInput, type AlertFields, type BudgetAlert } from "@cloudcost/api/contract";
 import { budgetAmount, inWindow } from "../costs/budget-amount";
 import { todayUtc } from "../costs/calendar";
 import type { Costs } from "../costs/cost-reads";

@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryAttempt, DeliveryChannel, DeliveryStatus } from "@cloudcost/api";
+import type { Delivery, DeliveryAttempt, DeliveryChannel, DeliveryStatus } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { sql } from "./statements";
 

@@ -1,4 +1,4 @@
-import { Event, thresholdLevel, type EventQuery, type Page } from "@cloudcost/api";
+import { Event, thresholdLevel, type EventQuery, type Page } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { notFound } from "../errors";
 import { timePosition, toTimePage } from "./paging";

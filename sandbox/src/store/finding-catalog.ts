@@ -1,4 +1,4 @@
-import type { ConnectedAccount, FindingKind } from "@cloudcost/api";
+import type { ConnectedAccount, FindingKind } from "@cloudcost/api/contract";
 import { unitHash } from "../costs/hash";
 
 type Severity = "low" | "medium" | "high";

@@ -1,4 +1,4 @@
-import type { Acknowledgement, Finding, FindingKind, Page, PageQuery } from "@cloudcost/api";
+import type { Acknowledgement, Finding, FindingKind, Page, PageQuery } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import type { Organizations } from "./organizations";
 import { cursorPosition, toPage } from "./paging";

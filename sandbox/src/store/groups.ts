@@ -9,7 +9,7 @@ import {
   type Member,
   type Page,
   type PageQuery,
-} from "@cloudcost/api";
+} from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { newId } from "./ids";
 import { pageOfTable } from "./paging";

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyRecordQuery, Page } from "@cloudcost/api";
+import type { IdempotencyRecord, IdempotencyRecordQuery, Page } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { toPage, cursorPosition } from "./paging";
 import { sql } from "./statements";

@@ -1,4 +1,4 @@
-import type { Provider } from "@cloudcost/api";
+import type { Provider } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { sql } from "./statements";
 

@@ -1,4 +1,4 @@
-import type { DayOfWeek, Schedule } from "@cloudcost/api";
+import type { DayOfWeek, Schedule } from "@cloudcost/api/contract";
 import { DateTime } from "luxon";
 import { scheduleZone } from "./schedule-zone";
 

@@ -1,4 +1,4 @@
-import type { Scope } from "@cloudcost/api";
+import type { Scope } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { splitScopes } from "../identity/credentials";
 import { newId } from "./ids";

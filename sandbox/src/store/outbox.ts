@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from "@cloudcost/api";
+import type { Page, PageQuery } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { newId } from "./ids";
 import { notFound } from "../errors";

@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from "@cloudcost/api";
+import type { Page, PageQuery } from "@cloudcost/api/contract";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "./connection";
 import { invalidRequest } from "../errors";

@@ -1,4 +1,4 @@
-import { ReportInput, type ReportFields, type ScheduledReport } from "@cloudcost/api";
+import { ReportInput, type ReportFields, type ScheduledReport } from "@cloudcost/api/contract";
 import type { Db } from "./connection";
 import { GROUP_REFERENCING_TABLES } from "./tables";
 import { GroupScopedTable } from "./group-scoped-table";

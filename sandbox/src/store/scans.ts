@@ -1,4 +1,4 @@
-import type { Page, PageQuery, ScanRun, ScanState } from "@cloudcost/api";
+import type { Page, PageQuery, ScanRun, ScanState } from "@cloudcost/api/contract";
 import { unitHash } from "../costs/hash";
 import { writeTransaction, type Db } from "./connection";
 import { newId } from "./ids";
@@ -38,6 +38,9 @@ const view = (r: RunRow): ScanRun => ({
  * from the persisted creation time and step length, so a restart loses nothing: reads apply every due
  * transition first, and a timer (`resume`) applies them when nobody reads.
  */
+/** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
+export const DEFAULT_SCAN_STEP_MS = 1000;
+
 export class Scans {
   private timer: NodeJS.Timeout | undefined;
 

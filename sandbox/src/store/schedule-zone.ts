@@ -1,4 +1,4 @@
-import { TIME_ZONE_LINKS } from "@cloudcost/api";
+import { TIME_ZONE_LINKS } from "@cloudcost/api/contract";
 import { IANAZone } from "luxon";
 
 /**

@@ -1,4 +1,4 @@
-import { AuthorizationCodeRequest, type TokenResponse } from "@cloudcost/api";
+import { AuthorizationCodeRequest, type TokenResponse } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../../service/context";
 import type { AuthorizationCodes, StoredCode } from "../../identity/authorization-codes";
 import { intersectScopes, type ClientRecord } from "../../identity/credentials";

@@ -1,4 +1,4 @@
-import { ClientCredentialsRequest, type TokenResponse } from "@cloudcost/api";
+import { ClientCredentialsRequest, type TokenResponse } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../../service/context";
 import { intersectScopes, type ClientRecord } from "../../identity/credentials";
 import { OAuthFailure } from "../../errors";

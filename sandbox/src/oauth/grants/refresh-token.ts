@@ -1,4 +1,4 @@
-import { RefreshTokenRequest, type TokenResponse } from "@cloudcost/api";
+import { RefreshTokenRequest, type TokenResponse } from "@cloudcost/api/contract";
 import type { SandboxContext } from "../../service/context";
 import { intersectScopes, type ClientRecord, type TokenRecord } from "../../identity/credentials";
 import { OAuthFailure } from "../../errors";
