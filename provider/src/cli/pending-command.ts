@@ -58,7 +58,12 @@ function describe(recovery: Recovery, finished: FinishedCreates, refresh: string
   if (recovery.unmanaged.length > 0) {
     lines.push("", `${recovery.unmanaged.length} object(s) this stack created are in no state (nothing was deleted):`);
     for (const u of recovery.unmanaged) lines.push(`  ${u.id}  created ${u.createdAt}`);
-    lines.push("Adopt each with `pulumi import` (or the resource's adoptId), or delete it in the portal.");
+    // An interrupted create whose step the engine saw fail (its provider died with the request sent) leaves no pending
+    // operation, only the object: the program's next `up` asks for it again with the same key and gets it back.
+    lines.push(
+      "If the program still declares each as it was, `pulumi up` takes it back by its create key (within 24 hours);",
+      "otherwise adopt each with `pulumi import` (or the resource's adoptId), or delete it in the portal.",
+    );
   }
   return lines;
 }
