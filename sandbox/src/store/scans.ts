@@ -33,14 +33,14 @@ const view = (r: RunRow): ScanRun => ({
   error: r.error === null ? null : (JSON.parse(r.error) as ScanRun["error"]),
 });
 
+/** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
+export const DEFAULT_SCAN_STEP_MS = 1000;
+
 /**
  * Scan runs. A run is queued for one step, running for the next, then final. Transitions are derived
  * from the persisted creation time and step length, so a restart loses nothing: reads apply every due
  * transition first, and a timer (`resume`) applies them when nobody reads.
  */
-/** Default step of a scan run (queued, then running): `serve --scan-step-ms`. */
-export const DEFAULT_SCAN_STEP_MS = 1000;
-
 export class Scans {
   private timer: NodeJS.Timeout | undefined;
 
