@@ -47,7 +47,7 @@ describe("evaluation of deep budgets", () => {
 
   beforeAll(async () => {
     [sandbox, receiver] = await Promise.all([
-      startSandbox({ args: ["--rate-limit", "0", "--webhook-backoff-ms", "200", "--webhook-timeout-ms", "2000"] }),
+      startSandbox({ args: ["--rate-limit", "0", "--webhook-backoff-ms", "200"] }),
       Receiver.start(),
     ]);
     token = await sandbox.token("read,write");

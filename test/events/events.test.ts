@@ -36,7 +36,7 @@ describe("events, the outbox and the sandbox clock", () => {
 
   beforeAll(async () => {
     [sandbox, receiver] = await Promise.all([
-      startSandbox({ args: ["--rate-limit", "0", "--webhook-backoff-ms", "200", "--webhook-timeout-ms", "2000"] }),
+      startSandbox({ args: ["--rate-limit", "0", "--webhook-backoff-ms", "200"] }),
       Receiver.start(),
     ]);
     [token, readOnly] = await Promise.all([sandbox.token("read,write"), sandbox.token("read")]);
