@@ -9,4 +9,15 @@
  */
 const LEAN_BUILD_FLAGS = ["-trimpath", "-gcflags=all=-dwarf=false"];
 
-module.exports = { LEAN_BUILD_FLAGS };
+/**
+ * The environment of a `go` command in one of our wrapper modules (the pinned CLIs' builds): the module is the main
+ * one wherever this repository sits inside another Go workspace (GOWORK=off), go.sum is never rewritten
+ * (-mod=readonly), and the caller's GOFLAGS are kept before it, so a flag such as `-p=8` (CI's builds, beside its test
+ * cells: .ci/run) reaches the build.
+ */
+function wrapperModuleEnv() {
+  const goflags = [process.env.GOFLAGS, "-mod=readonly"].filter(Boolean).join(" ");
+  return { ...process.env, GOWORK: "off", GOFLAGS: goflags };
+}
+
+module.exports = { LEAN_BUILD_FLAGS, wrapperModuleEnv };

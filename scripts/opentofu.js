@@ -21,7 +21,7 @@ const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
 const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
-const { LEAN_BUILD_FLAGS } = require("./go-build.js");
+const { LEAN_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "opentofu");
@@ -57,8 +57,7 @@ function go(args, what) {
     cwd: MODULE_DIR,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    // The wrapper module is the main module wherever this repository sits inside another Go workspace.
-    env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
+    env: wrapperModuleEnv(),
   });
   if (result.error) throw new BuildError(`could not run go (${what}): ${result.error.message}`);
   if (result.status !== 0) {

@@ -39,7 +39,7 @@ const {
   writeFileSync,
 } = require("node:fs");
 const { join, relative } = require("node:path");
-const { LEAN_BUILD_FLAGS } = require("./go-build.js");
+const { LEAN_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "pulumi-cli");
@@ -99,8 +99,7 @@ function go(args, what, cwd = MODULE_DIR) {
     cwd,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    // The wrapper module is the main module wherever this repository sits inside another Go workspace.
-    env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly" },
+    env: wrapperModuleEnv(),
   });
   if (result.error) throw new BuildError(`could not run go (${what}): ${result.error.message}`);
   if (result.status !== 0) {
