@@ -13,9 +13,9 @@
  * One stack serves every round (the engine lane is long). Seeded: CLOUDCOST_INTERRUPT_SEED,
  * CLOUDCOST_REPLACE_ROUNDS; the counts per kind are printed.
  */
-import { descendants, type PulumiStack, type StackExport } from "@cloudcost/testkit";
+import { descendants, type ProcessInfo, type PulumiStack, type StackExport } from "@cloudcost/testkit";
 import { InterruptingProxy, type Kind, type KillPoint } from "./interrupting-proxy";
-import { generator, pending, reapOrphans, type Findings } from "./interruption-support";
+import { generator, killGroup, pending, reapOrphans, type Findings } from "./interruption-support";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture, type Declared } from "./support";
 
 const f = useEngineFixture();
@@ -242,8 +242,12 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     ]);
     const command = stack.start(["up", "--yes", "--skip-preview"], { processGroup: true });
     const pid = command.child.pid!;
-    const struck = proxy.arm(1, "answered", () => process.kill(-pid, "SIGKILL"));
+    let orphans: ProcessInfo[] = [];
+    const struck = proxy.arm(1, "answered", () => {
+      orphans = killGroup(pid);
+    });
     await command.done;
+    await reapOrphans(orphans);
     expect(await struck).toEqual({ kind: "alert", op: "create" });
     const [id] = [...(await inService()).alert.keys()];
     // Someone deletes the object in the portal while the repair runs: the refresh reads it gone and drops it.
@@ -274,8 +278,12 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     const command = stack.start(["up", "--yes", "--skip-preview", "--target-replace", urn], { processGroup: true });
     const pid = command.child.pid!;
     // A delete-before-replace deletes first: the first create or delete is the old group's delete.
-    const struck = proxy.arm(1, "answered", () => process.kill(-pid, "SIGKILL"));
+    let orphans: ProcessInfo[] = [];
+    const struck = proxy.arm(1, "answered", () => {
+      orphans = killGroup(pid);
+    });
     await command.done;
+    await reapOrphans(orphans);
     expect(await struck).toEqual({ kind: "group", op: "delete" });
     expectSuccess(await stack.run(["cancel", "--yes"]));
     const plain = await stack.up();

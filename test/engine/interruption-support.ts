@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ProcessInfo, PulumiResult, PulumiStack } from "@cloudcost/testkit";
+import { descendants, type ProcessInfo, type PulumiResult, type PulumiStack } from "@cloudcost/testkit";
 import type { Recovery } from "../../provider/src/cli/pending";
 import { REPO } from "./support";
 
@@ -42,6 +42,16 @@ const alive = (pid: number) => {
 export async function reapOrphans(group: ProcessInfo[]): Promise<void> {
   for (let waited = 0; waited < 5_000 && group.some((p) => alive(p.pid)); waited += 100) await sleep(100);
   for (const p of group) if (alive(p.pid)) process.kill(p.pid, "SIGKILL");
+}
+
+/**
+ * Kills a CLI and every process of its group (SIGKILL to the group, as `kill -9 -PGID`); returns the processes below
+ * it a moment before, for reapOrphans: the engine starts its plugins in groups of their own, so they outlive it.
+ */
+export function killGroup(pid: number): ProcessInfo[] {
+  const group = descendants(pid);
+  process.kill(-pid, "SIGKILL");
+  return group;
 }
 
 /** Runs `cloudcost-pulumi pending` for the stack (the published bin, run by Node as npm links it). */
