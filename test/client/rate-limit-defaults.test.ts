@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { DEFAULT_RETRY } from "@cloudcost/api";
-import { cliJson, readyLine, stopChild } from "@cloudcost/testkit";
+import { START_TIMEOUT_MS, cliJson, readyLine, stopChild } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let url: string;
@@ -24,11 +24,11 @@ beforeAll(async () => {
   url = await readyLine(
     child,
     "sandbox",
-    20_000,
+    START_TIMEOUT_MS,
     (line) => (line.startsWith("http") ? line.trim() : undefined),
     () => stderr,
   );
-}, 30_000);
+}, START_TIMEOUT_MS + 30_000);
 afterAll(async () => {
   if (child) await stopChild(child);
   rmSync(dataDir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readyLine, stopChild } from "@cloudcost/testkit";
+import { START_TIMEOUT_MS, readyLine, stopChild } from "@cloudcost/testkit";
 import { cliJson } from "@cloudcost/testkit";
 
 let child: ChildProcess;
@@ -30,12 +30,12 @@ beforeAll(async () => {
   const url = await readyLine(
     child,
     "sandbox",
-    20_000,
+    START_TIMEOUT_MS,
     (line) => (line.startsWith("http") ? line.trim() : undefined),
     () => stderr,
   );
   server = { url };
-}, 30_000);
+}, START_TIMEOUT_MS + 30_000);
 afterAll(async () => {
   await closeAllPools();
   if (child) await stopChild(child);

@@ -3,9 +3,11 @@ import { createInterface } from "node:readline";
 
 /**
  * How long a started process may take to print its ready line before it counts as hung. A guard against a
- * hang, never a verdict on speed: a machine under load (CI on two shared cores) may be slow, not wrong.
+ * hang, never a verdict on speed: a machine under load (CI on two shared cores) may be slow, not wrong. (A cold CI
+ * run beside four busy processes took over 90 s to start three Prism proxies at once: issue 39.) Every ready line
+ * waits this long, and a hook that starts processes gives itself this much per start it waits for in turn.
  */
-export const START_TIMEOUT_MS = 120_000;
+export const START_TIMEOUT_MS = 300_000;
 
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
