@@ -78,7 +78,6 @@ app.listen({ port: 0, host: "127.0.0.1" }).then(() => console.log("http://127.0.
   const origin = await readyLine(
     child,
     "bare fastify",
-    20_000,
     (line) => (line.startsWith("http://") ? line : undefined),
     () => "(stderr is inherited)",
   );
@@ -96,7 +95,6 @@ async function startBenchSandbox(): Promise<{ origin: string; dataDir: string; c
   const origin = await readyLine(
     child,
     "bench sandbox",
-    20_000,
     (line) => /(https?:\/\/\S+)\/api\/v1/.exec(line)?.[1],
     () => "(stderr is inherited)",
   );

@@ -24,7 +24,6 @@ beforeAll(async () => {
   url = await readyLine(
     child,
     "sandbox",
-    START_TIMEOUT_MS,
     (line) => (line.startsWith("http") ? line.trim() : undefined),
     () => stderr,
   );

@@ -12,8 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
 import { spawn, type ChildProcess } from "node:child_process";
-import { START_TIMEOUT_MS, readyLine, stopChild } from "@cloudcost/testkit";
-import { cliJson } from "@cloudcost/testkit";
+import { START_TIMEOUT_MS, cliJson, readyLine, stopChild } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let server: { url: string };
@@ -30,7 +29,6 @@ beforeAll(async () => {
   const url = await readyLine(
     child,
     "sandbox",
-    START_TIMEOUT_MS,
     (line) => (line.startsWith("http") ? line.trim() : undefined),
     () => stderr,
   );

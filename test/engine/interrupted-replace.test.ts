@@ -104,6 +104,26 @@ const counts = {
 const kindOfUrn = (urn: string): Kind | undefined => KIND_OF_TYPE[urn.split("::")[2] ?? ""];
 
 /**
+ * Starts `pulumi ARGS` for the stack in a process group of its own and SIGKILLs the group once the service has answered
+ * the first create or delete; resolves with that request once the CLI and the plugins it left running are gone.
+ */
+async function killedAtFirstChange(
+  proxy: InterruptingProxy,
+  stack: PulumiStack,
+  args: string[],
+): Promise<Awaited<ReturnType<InterruptingProxy["arm"]>>> {
+  const command = stack.start(args, { processGroup: true });
+  const pid = command.child.pid!;
+  let orphans: ProcessInfo[] = [];
+  const struck = proxy.arm(1, "answered", () => {
+    orphans = killGroup(pid);
+  });
+  await command.done;
+  await reapOrphans(orphans);
+  return struck;
+}
+
+/**
  * `cloudcost-pulumi pending --apply --json`: it must succeed, look every pending create up, and leave each
  * object it says it imported in the state under its URN, with nothing pending.
  */
@@ -240,15 +260,7 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     await stack.setConfigObject(DECLARED_RESOURCES, [
       { kind: "BudgetAlert", name: "v", inputs: { name: `${PREFIX}vanishing`, amount: 7 } },
     ]);
-    const command = stack.start(["up", "--yes", "--skip-preview"], { processGroup: true });
-    const pid = command.child.pid!;
-    let orphans: ProcessInfo[] = [];
-    const struck = proxy.arm(1, "answered", () => {
-      orphans = killGroup(pid);
-    });
-    await command.done;
-    await reapOrphans(orphans);
-    expect(await struck).toEqual({ kind: "alert", op: "create" });
+    expect(await killedAtFirstChange(proxy, stack, ["up", "--yes", "--skip-preview"])).toEqual({ kind: "alert", op: "create" });
     const [id] = [...(await inService()).alert.keys()];
     // Someone deletes the object in the portal while the repair runs: the refresh reads it gone and drops it.
     proxy.beforeForward = async (method, path) => {
@@ -275,16 +287,11 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     expectSuccess(await stack.up());
     const urn = `urn:pulumi:first-deleted::cloudcost-engine-declared::${TYPES.group}::d`;
     await stack.setConfigObject(DECLARED_RESOURCES, group(1));
-    const command = stack.start(["up", "--yes", "--skip-preview", "--target-replace", urn], { processGroup: true });
-    const pid = command.child.pid!;
     // A delete-before-replace deletes first: the first create or delete is the old group's delete.
-    let orphans: ProcessInfo[] = [];
-    const struck = proxy.arm(1, "answered", () => {
-      orphans = killGroup(pid);
+    expect(await killedAtFirstChange(proxy, stack, ["up", "--yes", "--skip-preview", "--target-replace", urn])).toEqual({
+      kind: "group",
+      op: "delete",
     });
-    await command.done;
-    await reapOrphans(orphans);
-    expect(await struck).toEqual({ kind: "group", op: "delete" });
     expectSuccess(await stack.run(["cancel", "--yes"]));
     const plain = await stack.up();
     expect(plain.code).not.toBe(0);

@@ -16,7 +16,6 @@ const ready = (child: ChildProcess, what: string) =>
   readyLine(
     child,
     what,
-    20_000,
     (line) => (line === "ready" ? true : undefined),
     () => "",
   );

@@ -7,7 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { START_TIMEOUT_MS, readyLine, stopChild } from "@cloudcost/testkit";
+import { readyLine, stopChild } from "@cloudcost/testkit";
 
 export interface LocalRegistry {
   /** `http://127.0.0.1:PORT/` */
@@ -51,7 +51,6 @@ export async function startRegistry(root: string): Promise<LocalRegistry> {
   await readyLine(
     child,
     "verdaccio",
-    START_TIMEOUT_MS,
     (line) => (line.includes(`127.0.0.1:${port}`) ? true : undefined),
     () => output,
   );

@@ -80,17 +80,12 @@ function ownUntilExit(child: ChildProcess, what: string): void {
 
 /**
  * Resolves with the first stdout line of `child` that `parse` accepts (a server announcing its address
- * or port). Rejects when the child exits or cannot be spawned first, or stays silent for `timeoutMs`;
- * in that last case the child is killed, so a failed start leaves no process behind to keep a test
- * worker alive. Stdout keeps being drained afterwards, so a chatty child never blocks on a full pipe.
+ * or port). Rejects when the child exits or cannot be spawned first, or stays silent for START_TIMEOUT_MS (a
+ * hang guard, the same for every start: no caller picks a verdict on speed); then the child is killed, so a failed
+ * start leaves no process behind to keep a test worker alive. Stdout keeps being drained afterwards, so a chatty
+ * child never blocks on a full pipe.
  */
-export function readyLine<T>(
-  child: ChildProcess,
-  what: string,
-  timeoutMs: number,
-  parse: (line: string) => T | undefined,
-  stderr: () => string,
-): Promise<T> {
+export function readyLine<T>(child: ChildProcess, what: string, parse: (line: string) => T | undefined, stderr: () => string): Promise<T> {
   ownUntilExit(child, what);
   return new Promise<T>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -110,8 +105,8 @@ export function readyLine<T>(
     const onError = (err: Error): void => settle(() => reject(new Error(`${what} could not be started: ${err.message}`)));
     const timer = setTimeout(() => {
       signalChild(child, "SIGKILL");
-      settle(() => reject(new Error(`${what} was not ready within ${timeoutMs / 1000} s: ${stderr()}`)));
-    }, timeoutMs);
+      settle(() => reject(new Error(`${what} was not ready within ${START_TIMEOUT_MS / 1000} s: ${stderr()}`)));
+    }, START_TIMEOUT_MS);
     lines.on("line", onLine);
     child.once("exit", onExit);
     child.once("error", onError);

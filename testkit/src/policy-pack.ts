@@ -31,7 +31,7 @@ import { getMonitor } from "@pulumi/pulumi/runtime/settings";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { z } from "zod";
-import { START_TIMEOUT_MS, readyLine, stopChild } from "./child-process";
+import { readyLine, stopChild } from "./child-process";
 
 /** The pack folder (`policies/`), found as the workspace package so the compiled benchmark finds it too. */
 export const POLICY_PACK_DIR = dirname(require.resolve("@cloudcost/policies/package.json"));
@@ -164,7 +164,6 @@ export async function startPolicyPack(opts: { env?: Record<string, string>; dir?
   const port = await readyLine(
     child,
     "policy pack",
-    START_TIMEOUT_MS,
     (line) => (/^\d+$/.test(line.trim()) ? line.trim() : undefined),
     () => stderr,
   );

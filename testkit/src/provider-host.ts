@@ -19,7 +19,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { START_TIMEOUT_MS, readyLine, stopChild } from "./child-process";
+import { readyLine, stopChild } from "./child-process";
 
 type Json = Record<string, unknown>;
 export type { ResourceKind };
@@ -175,7 +175,6 @@ export async function startProviderHost(opts: HostOptions = {}): Promise<Provide
   const port = await readyLine(
     child,
     "provider host",
-    START_TIMEOUT_MS,
     (line) => (/^\d+$/.test(line.trim()) ? Number(line.trim()) : undefined),
     () => stderr,
   );

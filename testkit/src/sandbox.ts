@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { START_TIMEOUT_MS, noteCommandEnd, readyLine, stopChild } from "./child-process";
+import { noteCommandEnd, readyLine, stopChild } from "./child-process";
 
 /** The sandbox's command line, as built by `npm run build` (resolved through the workspace, so it also works from bench/dist). */
 export const SANDBOX_CLI = join(dirname(require.resolve("@cloudcost/sandbox/package.json")), "dist", "cli.js");
@@ -94,7 +94,6 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     baseUrl = await readyLine(
       child,
       "sandbox",
-      START_TIMEOUT_MS,
       (line) => /(https?:\/\/\S+\/api\/v1)/.exec(line)?.[1],
       () => stderr,
     );

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { START_TIMEOUT_MS, readyLine, stopChild } from "@cloudcost/testkit";
+import { readyLine, stopChild } from "@cloudcost/testkit";
 
 const PRISM_CLI = join(dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 
@@ -43,7 +43,6 @@ export async function startPrism(documentPath: string, upstream: string): Promis
   await readyLine(
     child,
     "prism",
-    START_TIMEOUT_MS,
     (line) => (line.includes("Prism is listening") ? true : undefined),
     () => stderr,
   );
