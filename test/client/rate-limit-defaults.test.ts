@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { DEFAULT_RETRY } from "@cloudcost/api";
-import { START_TIMEOUT_MS, cliJson, readyLine, stopChild } from "@cloudcost/testkit";
+import { cliJson, readyLine, startHookTimeout, stopChild } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let url: string;
@@ -27,7 +27,7 @@ beforeAll(async () => {
     (line) => (line.startsWith("http") ? line.trim() : undefined),
     () => stderr,
   );
-}, START_TIMEOUT_MS + 30_000);
+}, startHookTimeout());
 afterAll(async () => {
   if (child) await stopChild(child);
   rmSync(dataDir, { recursive: true, force: true });

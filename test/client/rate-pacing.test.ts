@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
 import { spawn, type ChildProcess } from "node:child_process";
-import { START_TIMEOUT_MS, cliJson, readyLine, stopChild } from "@cloudcost/testkit";
+import { cliJson, readyLine, startHookTimeout, stopChild } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let server: { url: string };
@@ -33,7 +33,7 @@ beforeAll(async () => {
     () => stderr,
   );
   server = { url };
-}, START_TIMEOUT_MS + 30_000);
+}, startHookTimeout());
 afterAll(async () => {
   await closeAllPools();
   if (child) await stopChild(child);

@@ -1,5 +1,5 @@
 import { CLIENT_REGISTRATIONS_PER_MINUTE } from "@cloudcost/api";
-import { START_TIMEOUT_MS, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { startHookTimeout, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { UserAgent, hiddenFields } from "../oauth/support/user-agent";
 import { DOCUMENT_PATH, loadContract, type Operation } from "./support/contract";
@@ -78,23 +78,20 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
   let targets: Targets;
   let token: string;
 
-  beforeAll(
-    async () => {
-      [sandbox, limited, unavailable] = await Promise.all([
-        startSandbox({ args: ["--rate-limit", "100000"] }),
-        startSandbox({ args: ["--rate-limit", "1"] }),
-        startSandbox({ args: ["--faults", "1", "--fault-kinds", "503"] }),
-      ]);
-      const bases = [...new Set(contract.operations.map((o) => o.base))];
-      proxies = await Promise.all(bases.map((b) => startPrism(DOCUMENT_PATH, new URL(b, sandbox.origin).href.replace(/\/$/, ""))));
-      const prism = new Map(bases.map((b, i) => [b, proxies[i]!.url]));
-      const direct = new Map(bases.map((b) => [b, new URL(b, sandbox.origin).href.replace(/\/$/, "")]));
-      targets = { prism, direct };
-      log = new ExchangeLog(contract, targets);
-      token = await sandbox.token("read,write,run");
-    },
-    2 * START_TIMEOUT_MS + 60_000,
-  );
+  beforeAll(async () => {
+    [sandbox, limited, unavailable] = await Promise.all([
+      startSandbox({ args: ["--rate-limit", "100000"] }),
+      startSandbox({ args: ["--rate-limit", "1"] }),
+      startSandbox({ args: ["--faults", "1", "--fault-kinds", "503"] }),
+    ]);
+    const bases = [...new Set(contract.operations.map((o) => o.base))];
+    proxies = await Promise.all(bases.map((b) => startPrism(DOCUMENT_PATH, new URL(b, sandbox.origin).href.replace(/\/$/, ""))));
+    const prism = new Map(bases.map((b, i) => [b, proxies[i]!.url]));
+    const direct = new Map(bases.map((b) => [b, new URL(b, sandbox.origin).href.replace(/\/$/, "")]));
+    targets = { prism, direct };
+    log = new ExchangeLog(contract, targets);
+    token = await sandbox.token("read,write,run");
+  }, startHookTimeout(2));
   afterAll(async () => {
     await Promise.all([...proxies.map((p) => p.stop()), sandbox?.dispose(), limited?.dispose(), unavailable?.dispose()]);
   });

@@ -18,6 +18,7 @@ import {
   type PulumiResult,
   type PulumiStack,
   type RunningSandbox,
+  startHookTimeout,
 } from "@cloudcost/testkit";
 import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 import { copyProgram, FIXTURES, REPO } from "./support";
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   signingSecret = (await api.getWebhookSigningSecret()).secret;
   workspace = new PulumiWorkspace();
-}, 120_000);
+}, startHookTimeout());
 
 afterAll(async () => {
   workspace?.dispose();

@@ -20,6 +20,7 @@ import {
   type PulumiStack,
   type RunningSandbox,
   type StateResource,
+  startHookTimeout,
 } from "@cloudcost/testkit";
 import { z } from "zod";
 
@@ -102,7 +103,7 @@ export async function startEngineFixture(): Promise<EngineFixture> {
  */
 export function useEngineFixture(): EngineFixture {
   const fixture = {} as EngineFixture;
-  beforeAll(async () => void Object.assign(fixture, await startEngineFixture()), 120_000);
+  beforeAll(async () => void Object.assign(fixture, await startEngineFixture()), startHookTimeout());
   afterAll(() => fixture.dispose?.());
   return fixture;
 }

@@ -7,7 +7,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllPools } from "@cloudcost/api";
-import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "@cloudcost/testkit";
+import {
+  providerTexts,
+  RESOURCE_KINDS,
+  startConfiguredHost,
+  urn,
+  type ProviderHost,
+  type ResourceKind,
+  startHookTimeout,
+} from "@cloudcost/testkit";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 const OLD: Record<ResourceKind, string> = Object.fromEntries(
@@ -38,7 +46,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
   host = await startConfiguredHost(sandbox.baseUrl, await sandbox.token("read,write"));
   texts = await providerTexts();
-}, 60_000);
+}, startHookTimeout(2));
 afterAll(async () => {
   await host?.stop();
   await sandbox?.dispose();

@@ -18,6 +18,7 @@ import {
   urn,
   type ProviderHost,
   type ResourceKind,
+  startHookTimeout,
 } from "@cloudcost/testkit";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
@@ -91,7 +92,7 @@ beforeAll(async () => {
   otherApi = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: otherToken } });
   proxy = await startProxy(sandbox);
   texts = await providerTexts();
-}, 60_000);
+}, startHookTimeout());
 afterAll(async () => {
   for (const h of hosts) await h.stop();
   await proxy?.close();

@@ -17,7 +17,15 @@ import fc from "fast-check";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, type ResourceKind } from "@cloudcost/pulumi";
 import type * as pulumi from "@pulumi/pulumi";
-import { Engine, secret, startSandbox, type RefreshResult, type RunningSandbox, type StepRecord } from "@cloudcost/testkit";
+import {
+  Engine,
+  secret,
+  startSandbox,
+  type RefreshResult,
+  type RunningSandbox,
+  type StepRecord,
+  startHookTimeout,
+} from "@cloudcost/testkit";
 import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 
 type Json = Record<string, unknown>;
@@ -49,7 +57,7 @@ beforeAll(async () => {
   aws = accounts.filter((a) => a.provider === "aws").map((a) => a.accountId);
   azure = accounts.filter((a) => a.provider === "azure").map((a) => a.accountId);
   scopeGroup = (await api.createGroup({ name: "Sweep scope" })).id;
-}, 60_000);
+}, startHookTimeout());
 afterAll(async () => {
   for (const e of engines) await e.stop();
   await proxy?.close();
