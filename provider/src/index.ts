@@ -5,7 +5,7 @@ export { CloudGroup, type CloudGroupArgs } from "./cloud-group";
 export { BudgetAlert, type BudgetAlertArgs, type ThresholdArgs, type PlannedAmountArgs, type AutoAdjustArgs } from "./budget-alert";
 export type { CostFiltersArgs, CostFiltersOutput, TagFilterArgs } from "./cost-filters";
 export { BUDGET_ALERT_DEFAULTS } from "./budget-alert-defaults";
-export { SETTINGS_ENV } from "./runtime/settings";
+export { SETTINGS_ENV } from "./runtime/settings-env";
 export {
   ScheduledReport,
   type ScheduledReportArgs,

@@ -1,5 +1,12 @@
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
+import type { Dispatcher, EnvHttpProxyAgent, Pool } from "undici";
 import { isLoopbackHostname } from "../contract/loopback";
+
+/**
+ * undici, required at the first request rather than when the package loads: most processes that load the client never
+ * send one (a Pulumi program that only declares resources, a provider host asked only to check and diff), and loading
+ * undici costs each of them ~0.08 CPU s (issue 39: a CI run starts ~1,000 such processes).
+ */
+const undici = (): typeof import("undici") => require("undici") as typeof import("undici");
 
 /** Connections per origin; enough for Pulumi's default parallelism with room for cost reads. */
 const CONNECTIONS_PER_ORIGIN = 32;
@@ -13,7 +20,7 @@ const proxyAgents = new Map<string, EnvHttpProxyAgent>();
 function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool || pool.closed || pool.destroyed) {
-    pool = new Pool(origin, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 });
+    pool = new (undici().Pool)(origin, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 });
     pools.set(origin, pool);
   }
   return pool;
@@ -43,7 +50,7 @@ export function dispatcherFor(origin: string): Dispatcher {
   const key = JSON.stringify(setting);
   let agent = proxyAgents.get(key);
   if (!agent) {
-    agent = new EnvHttpProxyAgent({
+    agent = new (undici().EnvHttpProxyAgent)({
       httpProxy: setting.http,
       httpsProxy: setting.https,
       noProxy: setting.no,

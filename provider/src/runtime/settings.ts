@@ -1,5 +1,6 @@
 import type { ClientAuth } from "@cloudcost/api";
 import { normaliseApiUrl } from "./api-url";
+import { SETTINGS_ENV } from "./settings-env";
 
 /** Everything needed to reach the API; resolved at run time, never captured in `__provider`. */
 export interface Settings {
@@ -12,14 +13,6 @@ export interface Settings {
 /** Looks a `cloudcost:` key up in the stack config; undefined when it is not set. */
 export type ConfigLookup = (key: string) => string | undefined;
 
-/** Stack config key (`cloudcost:<key>`) → its environment fallback; the policy pack reads the same names. */
-export const SETTINGS_ENV = {
-  apiUrl: "CLOUDCOST_API_URL",
-  authUrl: "CLOUDCOST_AUTH_URL",
-  apiToken: "CLOUDCOST_API_TOKEN",
-  clientId: "CLOUDCOST_CLIENT_ID",
-  clientSecret: "CLOUDCOST_CLIENT_SECRET",
-} as const;
 type SettingKey = keyof typeof SETTINGS_ENV;
 
 /** A missing or contradictory setting; the message names the config key and the environment variable. */
