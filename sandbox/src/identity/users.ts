@@ -26,14 +26,14 @@ let decoyHash: string | undefined;
 export class Users {
   constructor(private readonly db: Db) {}
 
-  create(orgId: string, email: string, password: string): User {
+  /** A user whose password is hashed already (`hashPassword`'s format): the seeded demo user is the only one. */
+  create(orgId: string, email: string, passwordHash: string): User {
     const user: User = { id: newId("usr"), orgId, email: email.trim().toLowerCase() };
-    const hash = hashPassword(password);
     sql(this.db, "INSERT INTO users (id, org_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").run(
       user.id,
       orgId,
       user.email,
-      hash,
+      passwordHash,
       new Date().toISOString(),
     );
     return user;
