@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { StackFileTemplate, type ConfigValue } from "./stack-config-file";
+
+export type { ConfigValue } from "./stack-config-file";
 
 /**
  * The real Pulumi CLI, built by scripts/pulumi-cli.js from its Go modules, run the way a user's CI runs it:
@@ -48,12 +51,6 @@ export interface RunningCommand {
   done: Promise<PulumiResult>;
 }
 
-export interface ConfigValue {
-  key: string;
-  value: string;
-  secret?: boolean;
-}
-
 /** A command that has not ended by then is killed and fails its test (an `up` here takes seconds). */
 const COMMAND_TIMEOUT_MS = 300_000;
 
@@ -65,6 +62,8 @@ export class PulumiWorkspace {
   readonly backendDir: string;
   readonly homeDir: string;
   readonly env: NodeJS.ProcessEnv;
+  /** From the last stack initialized here with `pulumi config set`: what later stacks' files start from. */
+  private stackFile?: StackFileTemplate;
 
   constructor(opts: { bin?: string; env?: Record<string, string> } = {}) {
     const bin = opts.bin ?? pulumiCliBin();
@@ -139,11 +138,21 @@ export class PulumiWorkspace {
     return result;
   }
 
-  /** `pulumi stack init` with a passphrase secrets provider, then each config value (secrets through stdin). */
+  /**
+   * `pulumi stack init` with a passphrase secrets provider and CONFIG. The workspace's first stack gets each value by
+   * `pulumi config set` (secrets through stdin); a later one, when an earlier one's file holds what it needs (the
+   * salt, its secrets' ciphertexts), a config file written before `stack init` (StackFileTemplate).
+   */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
-    await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
     const s = new PulumiStack(this, stack, cwd);
+    if (this.stackFile?.covers(config)) {
+      this.stackFile.write(cwd, stack, config);
+      await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
+      return s;
+    }
+    await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
     for (const c of config) await s.setConfig(c);
+    this.stackFile = StackFileTemplate.read(cwd, stack, config) ?? this.stackFile;
     return s;
   }
 
