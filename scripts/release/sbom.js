@@ -15,6 +15,7 @@ const { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync } = re
 const { join } = require("node:path");
 const { REPO, run, cleanEnv, log } = require("./common.js");
 const { pythonTools } = require("./python.js");
+const { LEAN_BUILD_FLAGS } = require("../go-build.js");
 
 const CYCLONEDX_NPM = "@cyclonedx/cyclonedx-npm@6.0.1";
 const CYCLONEDX_GOMOD = "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0";
@@ -34,10 +35,14 @@ function cyclonedxNpm(cwd, args, file) {
   );
 }
 
-/** The cyclonedx-gomod binary, installed on first use. */
+/**
+ * The cyclonedx-gomod binary, installed on first use; with our builds' flags, so the standard library the provider's
+ * builds compiled (in Go's build cache) is not compiled again for it.
+ */
 function cyclonedxGomod() {
   const bin = join(GO_TOOLS, "cyclonedx-gomod");
-  if (!existsSync(bin)) run("go", ["install", CYCLONEDX_GOMOD], { env: cleanEnv({ GOBIN: GO_TOOLS, GOWORK: "off", GOFLAGS: "-mod=mod" }) });
+  const install = ["install", ...LEAN_BUILD_FLAGS, "-ldflags", "-s -w", CYCLONEDX_GOMOD];
+  if (!existsSync(bin)) run("go", install, { env: cleanEnv({ GOBIN: GO_TOOLS, GOWORK: "off", GOFLAGS: "-mod=mod" }) });
   return bin;
 }
 
