@@ -145,8 +145,7 @@ export class PulumiWorkspace {
    */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
     const s = new PulumiStack(this, stack, cwd);
-    if (this.stackFile?.covers(config)) {
-      this.stackFile.write(cwd, stack, config);
+    if (this.stackFile?.tryWrite(cwd, stack, config)) {
       await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
       return s;
     }

@@ -42,18 +42,19 @@ export class StackFileTemplate {
     return new StackFileTemplate(salt, ciphertexts);
   }
 
-  /** Whether this can write CONFIG: every key names its namespace, and every secret has a ciphertext here. */
-  covers(config: ConfigValue[]): boolean {
-    return config.every((c) => c.key.includes(":") && (!c.secret || this.ciphertexts.has(c.value)));
-  }
-
   /**
-   * Writes STACK's file in CWD with CONFIG, before `pulumi stack init`. JSON, which is YAML too: every value is a
-   * string, as `pulumi config set KEY VALUE` stores it; a secret is `{secure: <ciphertext>}`.
+   * Writes STACK's file in CWD with CONFIG, before `pulumi stack init`, unless CWD has one already (an example's own
+   * `Pulumi.dev.yaml`, whose values `pulumi config set` adds to) or CONFIG needs what this lacks (a key without its
+   * namespace, a secret not seen); says whether it did. JSON, which is YAML too: every value is a string, as
+   * `pulumi config set KEY VALUE` stores it; a secret is `{secure: <ciphertext>}`.
    */
-  write(cwd: string, stack: string, config: ConfigValue[]): void {
+  tryWrite(cwd: string, stack: string, config: ConfigValue[]): boolean {
+    const path = stackFilePath(cwd, stack);
+    const covered = config.every((c) => c.key.includes(":") && (!c.secret || this.ciphertexts.has(c.value)));
+    if (!covered || existsSync(path)) return false;
     const values = Object.fromEntries(config.map((c) => [c.key, c.secret ? { secure: this.ciphertexts.get(c.value) } : c.value]));
-    writeFileSync(stackFilePath(cwd, stack), JSON.stringify({ encryptionsalt: this.salt, config: values }, null, 2) + "\n");
+    writeFileSync(path, JSON.stringify({ encryptionsalt: this.salt, config: values }, null, 2) + "\n");
+    return true;
   }
 }
 
