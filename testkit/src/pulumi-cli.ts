@@ -145,11 +145,9 @@ export class PulumiWorkspace {
    */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
     const s = new PulumiStack(this, stack, cwd);
-    if (this.stackFile?.tryWrite(cwd, stack, config)) {
-      await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
-      return s;
-    }
+    const written = this.stackFile?.tryWrite(cwd, stack, config) ?? false;
     await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
+    if (written) return s;
     for (const c of config) await s.setConfig(c);
     this.stackFile = StackFileTemplate.read(cwd, stack, config) ?? this.stackFile;
     return s;
