@@ -52,6 +52,24 @@ const INSTALL_TIMEOUT_MS = 300_000;
 const SANDBOX_NPX = ["--package", "@cloudcost/sandbox", "cloudcost-sandbox"];
 /** Installs at a time: two cores, and npm itself is busy while it unpacks. */
 const PARALLEL_INSTALLS = 3;
+/** Each package installed alone in an empty folder: its name here and what `npm install` is given. */
+const PACKAGE_INSTALLS: [name: string, specs: string[]][] = [
+  ["sandbox", ["@cloudcost/sandbox"]],
+  ["api", ["@cloudcost/api"]],
+  ["provider", ["@cloudcost/pulumi", "@pulumi/pulumi"]],
+  ["policies", ["@cloudcost/policies", "@pulumi/pulumi"]],
+];
+
+/**
+ * A test's jest timeout: a guard against a hang, never a verdict on speed (every command has its own bound, sh's
+ * timeout). A test first waits for the installs it uses (beforeAll queues them all, PARALLEL_INSTALLS at a time, each
+ * bounded by INSTALL_TIMEOUT_MS), then runs `steps` commands in turn, each bounded by `each`. (One bound of
+ * INSTALL_TIMEOUT_MS for a whole test failed beside four busy loops: six npx commands in turn took longer; issue 39.)
+ */
+function guard(steps: number, each = INSTALL_TIMEOUT_MS): number {
+  const rounds = Math.ceil((PACKAGE_INSTALLS.length + EXAMPLES.length) / PARALLEL_INSTALLS);
+  return rounds * INSTALL_TIMEOUT_MS + steps * each;
+}
 
 let root: string;
 let registry: LocalRegistry | undefined;
@@ -183,10 +201,7 @@ beforeAll(async () => {
         return folder;
       }),
     );
-  install("sandbox", () => emptyFolder("sandbox"), ["@cloudcost/sandbox"]);
-  install("api", () => emptyFolder("api"), ["@cloudcost/api"]);
-  install("provider", () => emptyFolder("provider"), ["@cloudcost/pulumi", "@pulumi/pulumi"]);
-  install("policies", () => emptyFolder("policies"), ["@cloudcost/policies", "@pulumi/pulumi"]);
+  for (const [name, specs] of PACKAGE_INSTALLS) install(name, () => emptyFolder(name), specs);
   for (const example of EXAMPLES) {
     install(
       `example-${example}`,
@@ -230,7 +245,7 @@ afterAll(async () => {
     });
     sandbox = child;
     apiUrl = await firstMatch(child, /^cloudcost sandbox listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/, 60_000);
-  }, INSTALL_TIMEOUT_MS);
+  }, guard(2));
 
   afterAll(async () => {
     if (sandbox) await stopGroup(sandbox);
@@ -255,7 +270,7 @@ afterAll(async () => {
         .then((o) => console.log(o.name), (e) => { console.error(e.message); process.exit(1); });`;
       expect((await sh(process.execPath, ["-e", program, apiUrl, token], dir, 60_000)).trim()).toBe("demo");
     },
-    INSTALL_TIMEOUT_MS,
+    guard(1, 60_000),
   );
 
   describe("@cloudcost/pulumi", () => {
@@ -275,7 +290,7 @@ afterAll(async () => {
           expect(text).not.toContain(REPO);
         }
       },
-      INSTALL_TIMEOUT_MS,
+      guard(1),
     );
 
     it(
@@ -292,7 +307,7 @@ afterAll(async () => {
         const group = await fetch(`${apiUrl}/groups/${id}`, { headers: { authorization: `Bearer ${token}` } });
         expect(((await group.json()) as { name: string }).name).toBe("Installed from the registry");
       },
-      INSTALL_TIMEOUT_MS,
+      guard(2),
     );
   });
 
@@ -318,7 +333,7 @@ afterAll(async () => {
         const result = await pack.analyze(alert!);
         expect(result.diagnostics.map((d) => d.policyName)).toContain("budget-alert-currency");
       },
-      INSTALL_TIMEOUT_MS,
+      guard(2),
     );
 
     it(
@@ -338,7 +353,7 @@ afterAll(async () => {
         expect(judged.code).toBe(1);
         expect(judged.stdout).toContain("cloudcost_budget_alert.huge_budget: amount:");
       },
-      INSTALL_TIMEOUT_MS,
+      guard(1, 60_000),
     );
   });
 
@@ -370,7 +385,7 @@ afterAll(async () => {
         expect(fetched).toMatch(/Usage: /);
       }
     },
-    INSTALL_TIMEOUT_MS,
+    guard(2 * 3), // two npx commands for each of the three packages
   );
 
   it.each(EXAMPLES)(
@@ -393,6 +408,6 @@ afterAll(async () => {
         120_000,
       );
     },
-    INSTALL_TIMEOUT_MS,
+    guard(2, 120_000),
   );
 });
