@@ -1,14 +1,15 @@
 /**
  * What the real engine writes to state: no credential and no webhook URL in plain text anywhere in the
  * backend's files or in `pulumi stack export`, and a `__provider` per resource at the size the bench
- * promises (bench/README.md, `provider.serializedProviderBytes` ≤ 512).
+ * promises (bench/README.md, `provider.serializedProviderBytes` ≤ 512). On the passphrase secrets provider, the one
+ * a user without a key service has (the other suites' stacks use a key service: testkit's `PulumiWorkspace`).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { StateResource } from "@cloudcost/testkit";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, TYPES, expectSuccess, useEngineFixture } from "./support";
 
-const f = useEngineFixture();
+const f = useEngineFixture("passphrase");
 
 /** Every file under DIR, as text. */
 function filesUnder(dir: string): string[] {

@@ -19,6 +19,7 @@ import {
   type PreviewStep,
   type PulumiStack,
   type RunningSandbox,
+  type StackSecretsProvider,
   type StateResource,
   startHookTimeout,
 } from "@cloudcost/testkit";
@@ -73,9 +74,10 @@ export interface EngineFixture {
   dispose(): Promise<void>;
 }
 
-export async function startEngineFixture(): Promise<EngineFixture> {
+/** SECRETS: how the stacks encrypt their secrets (testkit's `PulumiWorkspace`: a key service unless a test needs more). */
+export async function startEngineFixture(secretsProvider?: StackSecretsProvider): Promise<EngineFixture> {
   const sandbox = await startSandbox();
-  const workspace = new PulumiWorkspace();
+  const workspace = new PulumiWorkspace({ secretsProvider });
   const copies: string[] = [];
   const token = await sandbox.token("read,write");
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
@@ -101,9 +103,9 @@ export async function startEngineFixture(): Promise<EngineFixture> {
  * The test file's fixture: started before its first test, disposed after its last. The object is filled in
  * by `beforeAll`, so tests use it as it is.
  */
-export function useEngineFixture(): EngineFixture {
+export function useEngineFixture(secretsProvider?: StackSecretsProvider): EngineFixture {
   const fixture = {} as EngineFixture;
-  beforeAll(async () => void Object.assign(fixture, await startEngineFixture()), startHookTimeout());
+  beforeAll(async () => void Object.assign(fixture, await startEngineFixture(secretsProvider)), startHookTimeout());
   afterAll(() => fixture.dispose?.());
   return fixture;
 }

@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { StackFileTemplate, type ConfigValue } from "./stack-config-file";
+import { holdVaultTransit, type VaultTransit } from "./vault-transit";
 
 export type { ConfigValue } from "./stack-config-file";
 
 /**
  * The real Pulumi CLI, built by scripts/pulumi-cli.js from its Go modules, run the way a user's CI runs it:
- * offline and quiet — a file backend in a temporary folder, its own PULUMI_HOME, a passphrase for stack
- * secrets, no update check, no plugin downloads, no registry lookups, no Pulumi account.
+ * offline and quiet — a file backend in a temporary folder, its own PULUMI_HOME, a key service for stack secrets
+ * (Vault's transit engine, stood in for on 127.0.0.1: ./vault-transit.ts) or a passphrase, no update check, no plugin
+ * downloads, no registry lookups, no Pulumi account.
  */
 
 /** scripts/pulumi-cli.js, plain JavaScript outside every package: required by path. */
@@ -54,8 +56,18 @@ export interface RunningCommand {
 /** A command that has not ended by then is killed and fails its test (an `up` here takes seconds). */
 const COMMAND_TIMEOUT_MS = 300_000;
 
-/** The passphrase that encrypts the throwaway stacks' secrets. */
+/** The passphrase that encrypts the secrets of a throwaway stack on the passphrase provider. */
 export const TEST_PASSPHRASE = "cloudcost-engine-tests";
+
+/**
+ * How a workspace's stacks encrypt their secrets: `vault` (the default), Pulumi's cloud secrets manager on the
+ * 127.0.0.1 stand-in for Vault's transit engine, one request per command; `passphrase`, the provider a user without a
+ * key service picks, which costs every command that loads the stack ~0.2 CPU s of key derivation (./vault-transit.ts).
+ */
+export type StackSecretsProvider = "vault" | "passphrase";
+
+/** `hashivault://KEY`: gocloud.dev/secrets/hashivault's URL, the transit key named KEY. */
+const VAULT_SECRETS_PROVIDER = "hashivault://cloudcost-stacks";
 
 /** One isolated Pulumi installation: its own backend, home and environment; `dispose` removes both folders. */
 export class PulumiWorkspace {
@@ -64,8 +76,12 @@ export class PulumiWorkspace {
   readonly env: NodeJS.ProcessEnv;
   /** From the last stack initialized here with `pulumi config set`: what later stacks' files start from. */
   private stackFile?: StackFileTemplate;
+  private readonly secretsProvider: StackSecretsProvider;
+  /** The key service, once a stack of this workspace needs it (`initStack`); its address is in every command's env. */
+  private vault?: VaultTransit & { release(): void };
 
-  constructor(opts: { bin?: string; env?: Record<string, string> } = {}) {
+  constructor(opts: { bin?: string; env?: Record<string, string>; secretsProvider?: StackSecretsProvider } = {}) {
+    this.secretsProvider = opts.secretsProvider ?? "vault";
     const bin = opts.bin ?? pulumiCliBin();
     this.backendDir = mkdtempSync(join(tmpdir(), "cloudcost-pulumi-state-"));
     this.homeDir = mkdtempSync(join(tmpdir(), "cloudcost-pulumi-home-"));
@@ -105,7 +121,7 @@ export class PulumiWorkspace {
   start(args: string[], cwd: string, opts: RunOptions = {}): RunningCommand {
     const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
       cwd,
-      env: { ...this.env, ...opts.env },
+      env: { ...this.env, ...this.vault?.env, ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
       detached: opts.processGroup === true,
     });
@@ -139,14 +155,16 @@ export class PulumiWorkspace {
   }
 
   /**
-   * `pulumi stack init` with a passphrase secrets provider and CONFIG. The workspace's first stack gets each value by
-   * `pulumi config set` (secrets through stdin); a later one, when an earlier one's file holds what it needs (the
-   * salt, its secrets' ciphertexts), a config file written before `stack init` (StackFileTemplate).
+   * `pulumi stack init` with the workspace's secrets provider and CONFIG. The workspace's first stack gets each value
+   * by `pulumi config set` (secrets through stdin); a later one, when an earlier one's file holds what it needs (the
+   * provider's state, its secrets' ciphertexts), a config file written before `stack init` (StackFileTemplate).
    */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
     const s = new PulumiStack(this, stack, cwd);
+    if (this.secretsProvider === "vault") this.vault ??= await holdVaultTransit();
     const written = this.stackFile?.tryWrite(cwd, stack, config) ?? false;
-    await this.must(["stack", "init", stack, "--secrets-provider", "passphrase"], cwd);
+    const provider = this.secretsProvider === "vault" ? VAULT_SECRETS_PROVIDER : "passphrase";
+    await this.must(["stack", "init", stack, "--secrets-provider", provider], cwd);
     if (written) return s;
     for (const c of config) await s.setConfig(c);
     this.stackFile = StackFileTemplate.read(cwd, stack, config) ?? this.stackFile;
@@ -154,6 +172,7 @@ export class PulumiWorkspace {
   }
 
   dispose(): void {
+    this.vault?.release();
     rmSync(this.backendDir, { recursive: true, force: true });
     rmSync(this.homeDir, { recursive: true, force: true });
   }
