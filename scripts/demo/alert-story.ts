@@ -35,9 +35,12 @@ export async function alertStory(sandbox: RunningSandbox, deployment: AlertDeplo
     // Printed as a shell would need it: "Amazon EC2" is one argument.
     command(`cloudcost-sandbox ${spendArgs.map((a) => (a.includes(" ") ? `"${a}"` : a)).join(" ")}`);
     quote((await sandbox.cli(spendArgs)).stdout);
+    // The injected spend is what crosses the alert's actual threshold. Its forecast threshold may cross in the same
+    // evaluation (the projection to the period's end depends on the day of the month), and the two webhooks may arrive
+    // in either order: the story waits for the one the spend caused, and shows that event's e-mail.
     const event: ReceivedEvent = await within(
       WEBHOOK_WAIT_MS,
-      receiver.next((e) => e.data.alertId === deployed.alertId),
+      receiver.next((e) => e.data.alertId === deployed.alertId && (e.data.threshold as { basis?: string } | undefined)?.basis === "actual"),
       "the webhook",
     );
 
