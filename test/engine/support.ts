@@ -74,7 +74,7 @@ export interface EngineFixture {
   dispose(): Promise<void>;
 }
 
-/** SECRETS: how the stacks encrypt their secrets (testkit's `PulumiWorkspace`: a key service unless a test needs more). */
+/** `secretsProvider`: how the stacks encrypt their secrets (testkit's `PulumiWorkspace` default, a key service, if unset). */
 export async function startEngineFixture(secretsProvider?: StackSecretsProvider): Promise<EngineFixture> {
   const sandbox = await startSandbox();
   const workspace = new PulumiWorkspace({ secretsProvider });
