@@ -77,7 +77,10 @@ export class PulumiWorkspace {
   /** From the last stack initialized here with `pulumi config set`: what later stacks' files start from. */
   private stackFile?: StackFileTemplate;
   private readonly secretsProvider: StackSecretsProvider;
-  /** The key service, once a stack of this workspace needs it (`initStack`); its address is in every command's env. */
+  /**
+   * The key service, once a stack of this workspace needs it (`initStack`): its address joins `env` then, so that every
+   * process started with the workspace's env (the CLI, `cloudcost-pulumi pending`, which runs the CLI) reaches it.
+   */
   private vault?: VaultTransit & { release(): void };
 
   constructor(opts: { bin?: string; env?: Record<string, string>; secretsProvider?: StackSecretsProvider } = {}) {
@@ -121,7 +124,7 @@ export class PulumiWorkspace {
   start(args: string[], cwd: string, opts: RunOptions = {}): RunningCommand {
     const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
       cwd,
-      env: { ...this.env, ...this.vault?.env, ...opts.env },
+      env: { ...this.env, ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
       detached: opts.processGroup === true,
     });
@@ -161,7 +164,10 @@ export class PulumiWorkspace {
    */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
     const s = new PulumiStack(this, stack, cwd);
-    if (this.secretsProvider === "vault") this.vault ??= await holdVaultTransit();
+    if (this.secretsProvider === "vault" && !this.vault) {
+      this.vault = await holdVaultTransit();
+      Object.assign(this.env, this.vault.env);
+    }
     const written = this.stackFile?.tryWrite(cwd, stack, config) ?? false;
     const provider = this.secretsProvider === "vault" ? VAULT_SECRETS_PROVIDER : "passphrase";
     await this.must(["stack", "init", stack, "--secrets-provider", provider], cwd);
