@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { StackFileTemplate, type ConfigValue } from "./stack-config-file";
-import { holdVaultTransit, type VaultTransit } from "./vault-transit";
+import { startVaultTransit, type VaultTransit } from "./vault-transit";
 
 export type { ConfigValue } from "./stack-config-file";
 
@@ -66,8 +66,11 @@ export const TEST_PASSPHRASE = "cloudcost-engine-tests";
  */
 export type StackSecretsProvider = "vault" | "passphrase";
 
-/** `hashivault://KEY`: gocloud.dev/secrets/hashivault's URL, the transit key named KEY. */
-const VAULT_SECRETS_PROVIDER = "hashivault://cloudcost-stacks";
+/** `pulumi stack init --secrets-provider`'s argument; `hashivault://KEY` is gocloud.dev/secrets/hashivault's URL. */
+const SECRETS_PROVIDER_ARG: Record<StackSecretsProvider, string> = {
+  vault: "hashivault://cloudcost-stacks",
+  passphrase: "passphrase",
+};
 
 /** One isolated Pulumi installation: its own backend, home and environment; `dispose` removes both folders. */
 export class PulumiWorkspace {
@@ -81,7 +84,7 @@ export class PulumiWorkspace {
    * The key service, once a stack of this workspace needs it (`initStack`): its address joins `env` then, so that every
    * process started with the workspace's env (the CLI, `cloudcost-pulumi pending`, which runs the CLI) reaches it.
    */
-  private vault?: VaultTransit & { release(): void };
+  private vault?: Promise<VaultTransit>;
 
   constructor(opts: { bin?: string; env?: Record<string, string>; secretsProvider?: StackSecretsProvider } = {}) {
     this.secretsProvider = opts.secretsProvider ?? "vault";
@@ -164,13 +167,9 @@ export class PulumiWorkspace {
    */
   async initStack(stack: string, cwd: string, config: ConfigValue[]): Promise<PulumiStack> {
     const s = new PulumiStack(this, stack, cwd);
-    if (this.secretsProvider === "vault" && !this.vault) {
-      this.vault = await holdVaultTransit();
-      Object.assign(this.env, this.vault.env);
-    }
+    if (this.secretsProvider === "vault") Object.assign(this.env, (await (this.vault ??= startVaultTransit())).env);
     const written = this.stackFile?.tryWrite(cwd, stack, config) ?? false;
-    const provider = this.secretsProvider === "vault" ? VAULT_SECRETS_PROVIDER : "passphrase";
-    await this.must(["stack", "init", stack, "--secrets-provider", provider], cwd);
+    await this.must(["stack", "init", stack, "--secrets-provider", SECRETS_PROVIDER_ARG[this.secretsProvider]], cwd);
     if (written) return s;
     for (const c of config) await s.setConfig(c);
     this.stackFile = StackFileTemplate.read(cwd, stack, config) ?? this.stackFile;
@@ -178,7 +177,7 @@ export class PulumiWorkspace {
   }
 
   dispose(): void {
-    this.vault?.release();
+    void this.vault?.then((vault) => vault.close());
     rmSync(this.backendDir, { recursive: true, force: true });
     rmSync(this.homeDir, { recursive: true, force: true });
   }

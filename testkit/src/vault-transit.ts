@@ -22,6 +22,7 @@ import type { AddressInfo } from "node:net";
 export interface VaultTransit {
   /** `VAULT_SERVER_URL` and `VAULT_SERVER_TOKEN` for the CLI. */
   env: { VAULT_SERVER_URL: string; VAULT_SERVER_TOKEN: string };
+  close(): void;
 }
 
 const TOKEN = "cloudcost-test-vault-token";
@@ -68,47 +69,20 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
   }
 }
 
-interface Running {
-  transit: Promise<VaultTransit>;
-  close(): void;
-  users: number;
-}
-
-function start(): Running {
+/** Starts a stand-in on a free port of 127.0.0.1; any stand-in unwraps what another wrapped (the key is the name's). */
+export function startVaultTransit(): Promise<VaultTransit> {
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => handle(req, res, body));
   });
-  const transit = new Promise<VaultTransit>((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ env: { VAULT_SERVER_URL: `http://127.0.0.1:${port}`, VAULT_SERVER_TOKEN: TOKEN } });
-    }),
-  );
   // It never keeps the process alive: a workspace its user forgot to dispose leaves it listening, not waiting.
   server.unref();
-  return { transit, close: () => server.close(), users: 0 };
-}
-
-let running: Running | undefined;
-
-/**
- * This process's stand-in, started on first use and shared by every workspace that holds it; `release` once the
- * holder's commands are done (the last one closes it).
- */
-export async function holdVaultTransit(): Promise<VaultTransit & { release(): void }> {
-  const held = (running ??= start());
-  held.users += 1;
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    held.users -= 1;
-    if (held.users === 0 && running === held) {
-      running = undefined;
-      held.close();
-    }
-  };
-  return { ...(await held.transit), release };
+  return new Promise<VaultTransit>((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      const env = { VAULT_SERVER_URL: `http://127.0.0.1:${port}`, VAULT_SERVER_TOKEN: TOKEN };
+      resolve({ env, close: () => server.close() });
+    }),
+  );
 }
