@@ -20,7 +20,8 @@ const PROVIDER_STATE_KEYS = ["encryptionsalt", "secretsprovider", "encryptedkey"
  * workspace initialized the long way: the secrets provider's state (a passphrase's salt, or a cloud provider's wrapped
  * data key) and each secret's ciphertext, which stay valid in every file with that state (`pulumi stack init` keeps the
  * state it finds: pkg/secrets/passphrase/manager.go, pkg/secrets/cloud/manager.go). Each `pulumi config set` costs
- * ~0.13 CPU s (~0.3 on the passphrase provider), and a CI run made ~320 of them for ~100 stacks (issue 39).
+ * 0.15–0.2 CPU s (a secret on the passphrase provider ~0.34: its key derivation), and a CI run made ~320 of them for
+ * ~100 stacks (issue 39).
  */
 export class StackFileTemplate {
   private constructor(
