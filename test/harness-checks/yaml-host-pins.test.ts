@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
 /**
@@ -9,25 +9,20 @@ import { join } from "node:path";
  */
 const MODULE_DIR = join(__dirname, "..", "..", "scripts", "pulumi-cli");
 
-/** Each `require`d module of a go.mod with its version, whether on a `require` line or inside a block. */
+/** Each module a go.mod requires, with its version, as Go reads the file (`go mod edit -json`). */
 function requirements(goMod: string): Map<string, string> {
-  const found = new Map<string, string>();
-  let inBlock = false;
-  for (const line of goMod.split("\n").map((l) => l.replace(/\/\/.*/, "").trim())) {
-    if (line === "require (") inBlock = true;
-    else if (line === ")") inBlock = false;
-    const entry = /^(?:require\s+)?(\S+)\s+(v\S+)$/.exec(line);
-    if (entry && (inBlock || line.startsWith("require "))) found.set(entry[1]!, entry[2]!);
-  }
-  return found;
+  const { Require } = JSON.parse(execFileSync("go", ["mod", "edit", "-json", goMod], { encoding: "utf8" })) as {
+    Require: { Path: string; Version: string }[];
+  };
+  return new Map(Require.map((r) => [r.Path, r.Version]));
 }
 
 /** pulumi-yaml is built against its own pkg/v3 and sdk/v3; the CLI is those modules' newer release. */
 const OWN_RELEASE = ["github.com/pulumi/pulumi/pkg/v3", "github.com/pulumi/pulumi/sdk/v3"];
 
 describe("the YAML host's module", () => {
-  const cli = requirements(readFileSync(join(MODULE_DIR, "go.mod"), "utf8"));
-  const yaml = requirements(readFileSync(join(MODULE_DIR, "language-yaml", "go.mod"), "utf8"));
+  const cli = requirements(join(MODULE_DIR, "go.mod"));
+  const yaml = requirements(join(MODULE_DIR, "language-yaml", "go.mod"));
 
   it("reads both go.mod files", () => {
     expect(cli.get("github.com/pulumi/pulumi/pkg/v3")).toMatch(/^v3\./);
