@@ -16,6 +16,7 @@ import {
   PolicyViolation,
   secret,
   startPolicyPack,
+  holdSandboxDay,
   startSandbox,
   type Diagnostic,
   type PolicyPackConfigFile,
@@ -416,6 +417,10 @@ beforeAll(async () => {
   // One sandbox each: names unique in an organization (groups) never meet across the two sides.
   f = await startEngineFixture();
   harnessSandbox = await startSandbox();
+  // Both organizations on one day: spend (an alert's outputs) is read from each side's own sandbox.
+  const day = new Date(Date.now() + 60_000);
+  await holdSandboxDay(f.sandbox, f.token, day);
+  await holdSandboxDay(harnessSandbox, await harnessSandbox.token("read,write"), day);
 }, 120_000);
 afterAll(async () => {
   for (const s of sides) await s.dispose();

@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
   PulumiWorkspace,
+  holdSandboxDay,
   startSandbox,
   type ConfigValue,
   type PreviewDigest,
@@ -80,6 +81,7 @@ export async function startEngineFixture(secretsProvider?: StackSecretsProvider)
   const workspace = new PulumiWorkspace({ secretsProvider });
   const copies: string[] = [];
   const token = await sandbox.token("read,write");
+  await holdSandboxDay(sandbox, token);
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   return {
     sandbox,

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient } from "@cloudcost/api";
-import { type RunningSandbox, startSandbox } from "@cloudcost/testkit";
+import { type RunningSandbox, holdSandboxDay, startSandbox } from "@cloudcost/testkit";
 
 export const REPO = join(__dirname, "..", "..");
 
@@ -52,6 +52,7 @@ export function useTerraformFixture(): TerraformFixture {
     const cliConfig = lastLine("terraform-mirror.js");
     f.sandbox = await startSandbox();
     const token = await f.sandbox.token("read,write");
+    await holdSandboxDay(f.sandbox, token);
     f.api = new CloudCostClient({ baseUrl: f.sandbox.baseUrl, auth: { apiToken: token } });
     f.env = {
       TF_CLI_CONFIG_FILE: cliConfig,

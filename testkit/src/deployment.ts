@@ -3,7 +3,7 @@ import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { Engine } from "./engine";
 import { outputValue } from "./mock-engine";
 import { secret, type ProviderHost } from "./provider-host";
-import { startSandbox, type RunningSandbox } from "./sandbox";
+import { holdSandboxDay, startSandbox, type RunningSandbox } from "./sandbox";
 
 /**
  * A sandbox and an update of the engine stand-in (engine.ts) open for a program's registrations, which go
@@ -28,6 +28,7 @@ export async function startDeployment(): Promise<Deployment> {
   let engine: Engine;
   try {
     token = await sandbox.token("read,write");
+    await holdSandboxDay(sandbox, token);
     const config = { "cloudcost:apiUrl": sandbox.baseUrl, "cloudcost:apiToken": secret(token) };
     engine = new Engine({ config });
     host = (await engine.hostFor(config)).host;

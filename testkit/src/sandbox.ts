@@ -75,6 +75,23 @@ export async function cliJson<T>(dataDir: string, args: string[], env?: Record<s
   return JSON.parse(r.stdout) as T;
 }
 
+/**
+ * Stops the clock of TOKEN's organization (the sandbox controls' `POST /sandbox/v1/clock`), so that every reading of a
+ * test's sandbox falls on one day. Spend is month-to-date, billed up to the day before the clock's date: a test that
+ * reads it twice (a stack output against the API, two sandboxes against each other, a refresh expected to change
+ * nothing) fails whenever UTC midnight passes between the two readings (issue 39's flake hunt met it at 00:00).
+ * At AT, or a second past the sandbox's own now (the clock moves only forward; two sandboxes compared take one AT).
+ */
+export async function holdSandboxDay(sandbox: RunningSandbox, token: string, at?: Date): Promise<void> {
+  const change = at ? { now: at.toISOString() } : { advance: "PT1S" };
+  const res = await fetch(`${sandbox.origin}/sandbox/v1/clock`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(change),
+  });
+  if (!res.ok) throw new Error(`holding the sandbox's clock (${JSON.stringify(change)}): ${res.status} ${await res.text()}`);
+}
+
 /** Starts `cloudcost-sandbox serve --port 0` as a real process and resolves once it prints its base URL. */
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const temporary = opts.dataDir === undefined;

@@ -205,6 +205,10 @@ func startSandbox(dataDir string, serveFlags ...string) (*sandboxProcess, error)
 		return nil, fmt.Errorf("creating a token: %q", out)
 	}
 	s.token = tok.Token
+	if err := s.holdDay(); err != nil {
+		s.stop()
+		return nil, err
+	}
 	target, _ := url.Parse(s.apiURL)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
@@ -233,6 +237,29 @@ func startSandbox(dataDir string, serveFlags ...string) (*sandboxProcess, error)
 	s.proxy = httptest.NewServer(rp)
 	s.proxyURL = s.proxy.URL + "/api/v1"
 	return s, nil
+}
+
+// holdDay stops the demo organization's clock a second ahead (the sandbox controls' POST /sandbox/v1/clock, sent
+// straight to the sandbox: the proxy counts the provider's requests only). Spend is month-to-date, billed up to the
+// day before the clock's date: an import verified against the applied state, or a refresh-only plan expected to show
+// no change, would otherwise differ in current_spend whenever UTC midnight passes between two readings (issue 39).
+func (s *sandboxProcess) holdDay() error {
+	body := strings.NewReader(`{"advance":"PT1S"}`)
+	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.apiURL, "/api/v1")+"/sandbox/v1/clock", body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("holding the sandbox's clock: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("holding the sandbox's clock: %s", res.Status)
+	}
+	return nil
 }
 
 var idSegment = regexp.MustCompile(`/(grp|alr|rpt)_[0-9a-z]+`)
