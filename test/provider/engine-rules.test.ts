@@ -4,7 +4,15 @@
  */
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup } from "@cloudcost/pulumi";
-import { Engine, type StoredResource, secret, startSandbox, type RunningSandbox, startHookTimeout } from "@cloudcost/testkit";
+import {
+  Engine,
+  type StoredResource,
+  secret,
+  holdSandboxDay,
+  startSandbox,
+  type RunningSandbox,
+  startHookTimeout,
+} from "@cloudcost/testkit";
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -15,6 +23,7 @@ const engines: Engine[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox();
   token = await sandbox.token("read,write");
+  await holdSandboxDay(sandbox, token);
   await sandbox.cliJson(["org", "create", "acme-other", "--json"]);
   otherToken = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme-other", "--scopes", "read,write", "--json"]))
     .token;

@@ -20,7 +20,7 @@ import {
   type ResourceKind,
   startHookTimeout,
 } from "@cloudcost/testkit";
-import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { holdSandboxDay, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 type Json = Record<string, unknown>;
 
@@ -85,6 +85,7 @@ const hosts: ProviderHost[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
   token = await sandbox.token("read,write");
+  await holdSandboxDay(sandbox, token);
   await sandbox.cliJson(["org", "create", "paged-other", "--json"]);
   otherToken = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "paged-other", "--scopes", "read,write", "--json"]))
     .token;

@@ -20,6 +20,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   Engine,
   secret,
+  holdSandboxDay,
   startSandbox,
   type RefreshResult,
   type RunningSandbox,
@@ -51,6 +52,7 @@ beforeAll(async () => {
       : undefined,
   );
   token = await sandbox.token("read,write");
+  await holdSandboxDay(sandbox, token);
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   const accounts = [];
   for await (const a of api.listAccounts()) accounts.push(a);
