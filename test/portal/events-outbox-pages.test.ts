@@ -1,7 +1,7 @@
 import type { Event } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { sandboxControl, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call, fields, reportBody } from "../sandbox/api-client";
-import { control, fireAlert } from "../sandbox/fire-alert";
+import { fireAlert } from "../sandbox/fire-alert";
 import { startRecordingReceiver, type RecordingReceiver } from "../sandbox/webhook-receiver";
 import { signedInAgent } from "../oauth/support/demo-user";
 import { hiddenFields, location, UserAgent } from "../oauth/support/user-agent";
@@ -69,7 +69,7 @@ describe("portal Events and Outbox pages", () => {
         recipients: ["cfo@example.com"],
       }),
     });
-    await control(sb, token, "/clock", { advance: "P1D" });
+    await sandboxControl(sb, token, "/clock", { advance: "P1D" });
     const mine = (await fetch(`${sb.origin}/sandbox/v1/outbox`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
       r.json(),
     )) as {

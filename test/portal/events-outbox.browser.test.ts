@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { DeliveryList, type Event } from "@cloudcost/api";
-import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { sandboxControl, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { call, fields, reportBody } from "../sandbox/api-client";
-import { control, fireAlert } from "../sandbox/fire-alert";
+import { fireAlert } from "../sandbox/fire-alert";
 import { startRecordingReceiver, verify, type RecordingReceiver } from "../sandbox/webhook-receiver";
 import { browserSuiteRunnable, launchChromium, type LocalBrowser } from "../support/chromium";
 
@@ -103,7 +103,7 @@ const runnable = browserSuiteRunnable("portal events browser test");
         }),
       }),
     );
-    await control(sb, token, "/clock", { advance: "P1D" });
+    await sandboxControl(sb, token, "/clock", { advance: "P1D" });
 
     await page.getByRole("link", { name: "Outbox", exact: true }).click();
     await page.waitForURL(`${sb.origin}/portal/outbox`);

@@ -1,5 +1,5 @@
 import { Event, EventPage } from "@cloudcost/api";
-import type { RunningSandbox } from "@cloudcost/testkit";
+import { sandboxControl, type RunningSandbox } from "@cloudcost/testkit";
 import { alertBody, call, fields } from "./api-client";
 
 export interface FireOptions {
@@ -10,18 +10,6 @@ export interface FireOptions {
   accountId: string;
   webhookUrl?: string;
   recipients?: string[];
-}
-
-/** POST to the sandbox controls (`/sandbox/v1`), failing the test on anything but success. */
-export async function control(sb: RunningSandbox, token: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${sb.origin}/sandbox/v1${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST /sandbox/v1${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /**
@@ -41,7 +29,7 @@ export async function fireAlert(sb: RunningSandbox, o: FireOptions): Promise<Eve
   const amount = Math.ceil(Number(created.currentSpend)) + 10;
   const replaced = await call(sb, "PUT", `/alerts/${String(created.id)}`, { token: o.token, json: body(amount) });
   if (replaced.status !== 200) throw new Error(`PUT /alerts answered ${replaced.status}: ${replaced.text}`);
-  await control(sb, o.token, "/spend", { accountId: o.accountId, service: "Amazon EC2", amount: 50 });
+  await sandboxControl(sb, o.token, "/spend", { accountId: o.accountId, service: "Amazon EC2", amount: 50 });
   // Bounded: 60 s of polling, then a failure that says what was awaited.
   for (let i = 0; i < 600; i++) {
     const page = EventPage.parse((await call(sb, "GET", "/events?type=budget_alert.threshold_crossed", { token: o.token })).body);

@@ -75,21 +75,32 @@ export async function cliJson<T>(dataDir: string, args: string[], env?: Record<s
   return JSON.parse(r.stdout) as T;
 }
 
-/**
- * Stops the clock of TOKEN's organization (the sandbox controls' `POST /sandbox/v1/clock`), so that every reading of a
- * test's sandbox falls on one day. Spend is month-to-date, billed up to the day before the clock's date: a test that
- * reads it twice (a stack output against the API, two sandboxes against each other, a refresh expected to change
- * nothing) fails whenever UTC midnight passes between the two readings (issue 39's flake hunt met it at 00:00).
- * At AT, or a second past the sandbox's own now (the clock moves only forward; two sandboxes compared take one AT).
- */
-export async function holdSandboxDay(sandbox: RunningSandbox, token: string, at?: Date): Promise<void> {
-  const change = at ? { now: at.toISOString() } : { advance: "PT1S" };
-  const res = await fetch(`${sandbox.origin}/sandbox/v1/clock`, {
+/** POST to the sandbox controls (`/sandbox/v1`, sandbox/README.md), failing on anything but success: the parsed answer. */
+export async function sandboxControl(
+  sandbox: RunningSandbox,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.origin}/sandbox/v1${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(change),
+    body: JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`holding the sandbox's clock (${JSON.stringify(change)}): ${res.status} ${await res.text()}`);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST /sandbox/v1${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * Stops the clock of TOKEN's organization, so that every reading of a test's sandbox falls on one day. Spend is
+ * month-to-date, billed up to the day before the clock's date: a test that reads it twice (a stack output against the
+ * API, two sandboxes against each other, a refresh expected to change nothing) fails whenever UTC midnight passes
+ * between the two readings (issue 39's flake hunt met it at 00:00). At AT, or a second past the sandbox's own now
+ * (the clock moves only forward; two sandboxes compared take one AT).
+ */
+export async function holdSandboxDay(sandbox: RunningSandbox, token: string, at?: Date): Promise<void> {
+  await sandboxControl(sandbox, token, "/clock", at ? { now: at.toISOString() } : { advance: "PT1S" });
 }
 
 /** Starts `cloudcost-sandbox serve --port 0` as a real process and resolves once it prints its base URL. */

@@ -239,23 +239,16 @@ func startSandbox(dataDir string, serveFlags ...string) (*sandboxProcess, error)
 	return s, nil
 }
 
-// holdDay stops the demo organization's clock a second ahead (the sandbox controls' POST /sandbox/v1/clock, sent
-// straight to the sandbox: the proxy counts the provider's requests only). Spend is month-to-date, billed up to the
-// day before the clock's date: an import verified against the applied state, or a refresh-only plan expected to show
-// no change, would otherwise differ in current_spend whenever UTC midnight passes between two readings (issue 39).
+// holdDay stops the demo organization's clock a second ahead (the sandbox controls' POST /sandbox/v1/clock). Spend
+// is month-to-date, billed up to the day before the clock's date: an import verified against the applied state, or a
+// refresh-only plan expected to show no change, would otherwise differ in current_spend whenever UTC midnight passes
+// between two readings (issue 39).
 func (s *sandboxProcess) holdDay() error {
-	body := strings.NewReader(`{"advance":"PT1S"}`)
-	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.apiURL, "/api/v1")+"/sandbox/v1/clock", body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
+	res, err := s.send(http.MethodPost, strings.TrimSuffix(s.apiURL, "/api/v1")+"/sandbox/v1/clock", map[string]string{"advance": "PT1S"})
 	if err != nil {
 		return fmt.Errorf("holding the sandbox's clock: %w", err)
 	}
-	defer res.Body.Close()
+	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		return fmt.Errorf("holding the sandbox's clock: %s", res.Status)
 	}
@@ -323,22 +316,29 @@ func (s *sandboxProcess) setOnAnswer(f func(method, path string, status int)) {
 	s.onAnswer = f
 }
 
-// api calls the sandbox directly (not through the proxy: these requests are the test's, not the provider's).
-func (s *sandboxProcess) api(t *testing.T, method, path string, body any, out any) int {
-	t.Helper()
-	var reader *strings.Reader
+// send makes a request of the test's own with the demo token straight to the sandbox (not through the proxy, which
+// counts the provider's requests only).
+func (s *sandboxProcess) send(method, url string, body any) (*http.Response, error) {
+	reader := strings.NewReader("")
 	if body != nil {
 		data, _ := json.Marshal(body)
 		reader = strings.NewReader(string(data))
-	} else {
-		reader = strings.NewReader("")
 	}
-	req, _ := http.NewRequestWithContext(context.Background(), method, s.apiURL+path, reader)
+	req, err := http.NewRequestWithContext(context.Background(), method, url, reader)
+	if err != nil {
+		return nil, err
+	}
 	req.Header.Set("Authorization", "Bearer "+s.token)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := http.DefaultClient.Do(req)
+	return http.DefaultClient.Do(req)
+}
+
+// api calls the sandbox's API directly (send): these requests are the test's, not the provider's.
+func (s *sandboxProcess) api(t *testing.T, method, path string, body any, out any) int {
+	t.Helper()
+	res, err := s.send(method, s.apiURL+path, body)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
