@@ -17,7 +17,7 @@ describe("npm run demo with the real Pulumi CLI", () => {
     dataDir = mkdtempSync(join(tmpdir(), "cloudcost-e2e-cli-"));
     run = await runDemo("cli", dataDir, 840_000);
     state = await stateOf(dataDir);
-  }, 900_000);
+  });
 
   afterAll(() => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -24,7 +24,7 @@ describe("get", () => {
     expect(up.code).not.toBe(0);
     expect(up.stdout + up.stderr).toContain(`CloudGroup ${missing} does not exist`);
     expect(await stack.resourcesOfType(TYPES.group)).toEqual([]);
-  }, 300_000);
+  });
 
   it("of an existing id reads it without managing it: destroy leaves it", async () => {
     const existing = await f.api.createGroup({ name: "Looked up, not managed" });
@@ -33,7 +33,7 @@ describe("get", () => {
     expect((await stack.outputs()).ids).toEqual({ "looked-up": existing.id });
     expect((await stack.destroy()).code).toBe(0);
     await expect(f.api.getGroup(existing.id)).resolves.toMatchObject({ name: "Looked up, not managed" });
-  }, 300_000);
+  });
 });
 
 describe("adoptId", () => {
@@ -50,7 +50,7 @@ describe("adoptId", () => {
     expect(changes(digest)).toEqual([]);
     expect((await stack.destroy()).code).toBe(0);
     await expect(f.api.getGroup(portal.id)).rejects.toMatchObject({ status: 404 });
-  }, 300_000);
+  });
 });
 
 describe("--target-replace on a group that an alert uses", () => {
@@ -61,8 +61,8 @@ describe("--target-replace on a group that an alert uses", () => {
       { kind: "BudgetAlert", name: "on-shared", groupOf: "shared", inputs: { name: "On shared", amount: 300 } },
     ]);
     expect((await stack.up()).code).toBe(0);
-  }, 300_000);
-  afterAll(() => stack?.destroy(), 300_000);
+  });
+  afterAll(() => stack?.destroy());
 
   // The engine replaces a group delete-first (its name is unique) and deletes it before anything that uses it
   // moves; even with the alert targeted too (its replacement is create-before-delete). README "Replace" says
@@ -76,7 +76,7 @@ describe("--target-replace on a group that an alert uses", () => {
     expect(replaced.stdout + replaced.stderr).not.toMatch(/\bat \S+ \(\/.+:\d+:\d+\)/);
     expect((await stack.resourcesOfType(TYPES.group)).map((r) => r.id)).toEqual([group!.id]);
     await expect(f.api.getAlert(alert!.id!)).resolves.toMatchObject({ groupId: group!.id });
-  }, 300_000);
+  });
 });
 
 describe("another organization's credentials", () => {
@@ -100,7 +100,7 @@ describe("another organization's credentials", () => {
     }
     expect((await stack.destroy([], { env: own })).code).toBe(0);
     await expect(f.api.getGroup(group!.id!)).rejects.toMatchObject({ status: 404 });
-  }, 300_000);
+  });
 });
 
 describe("refresh and destroy use the configuration stored at the last `up`", () => {
@@ -119,5 +119,5 @@ describe("refresh and destroy use the configuration stored at the last `up`", ()
     const destroyed = await stack.destroy();
     expect([destroyed.code, destroyed.stderr]).toEqual([0, ""]);
     await expect(f.api.getGroup(group!.id!)).rejects.toMatchObject({ status: 404 });
-  }, 300_000);
+  });
 });

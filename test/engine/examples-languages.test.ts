@@ -11,7 +11,6 @@ import { promisify } from "node:util";
 import type { PulumiStack } from "@cloudcost/testkit";
 import {
   EXAMPLES,
-  GO_COMPILE_TIMEOUT_MS,
   NATIVE_PLUGIN_YAML,
   REPO,
   changeAlertAmount,
@@ -28,8 +27,6 @@ const run = promisify(execFile);
 const f = useEngineFixture();
 
 const NATIVE_ALERT = "cloudcost:index:BudgetAlert";
-/** Compiling a Go program the first time takes minutes on a cold cache (compileGoProgram, in the setup), and pip's install. */
-const SETUP_TIMEOUT_MS = GO_COMPILE_TIMEOUT_MS + 60_000;
 
 let venv: string | undefined;
 
@@ -61,21 +58,17 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     // The plugin from its folder in this repository (native/README.md), as a user points Pulumi.yaml at it.
     appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
     await PREPARE[language]!(stack.cwd);
-  }, SETUP_TIMEOUT_MS);
+  });
 
-  it(
-    "deploys with `pulumi up`",
-    async () => {
-      const up = await stack.up();
-      expect([up.code, up.stderr]).toEqual([0, ""]);
-      const alerts = await stack.resourcesOfType(NATIVE_ALERT);
-      expect(alerts.length).toBeGreaterThan(0);
-      for (const alert of alerts) expect((await f.api.getAlert(alert.id!)).amount).toBe(alert.inputs!.amount);
-      const outputs = await stack.outputs();
-      expect(Object.keys(outputs).length).toBeGreaterThan(0);
-    },
-    SETUP_TIMEOUT_MS,
-  );
+  it("deploys with `pulumi up`", async () => {
+    const up = await stack.up();
+    expect([up.code, up.stderr]).toEqual([0, ""]);
+    const alerts = await stack.resourcesOfType(NATIVE_ALERT);
+    expect(alerts.length).toBeGreaterThan(0);
+    for (const alert of alerts) expect((await f.api.getAlert(alert.id!)).amount).toBe(alert.inputs!.amount);
+    const outputs = await stack.outputs();
+    expect(Object.keys(outputs).length).toBeGreaterThan(0);
+  });
 
   it("shows a change made behind Pulumi's back in `pulumi preview --refresh`, and only that", async () => {
     const drift = await changeAlertAmount(f.api, stack, NATIVE_ALERT);
@@ -98,28 +91,24 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
 });
 
 describe.each(["python", "go"])("examples/platform-teams-%s with a wrong team in stack config", (language) => {
-  it(
-    "is refused before anything is declared, naming the field, without a stack trace",
-    async () => {
-      const before = await organizationIds(f.api);
-      const stack = await f.stack(join(EXAMPLES, `platform-teams-${language}`), "dev");
-      appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
-      await PREPARE[language]!(stack.cwd);
-      await stack.setConfigObject("teams", [{ name: "storefront", owner: "lead@example.com", monthlyBudget: -5 }]);
-      const preview = await stack.run(["preview"]);
-      const said = preview.stdout + preview.stderr;
-      expect(preview.code).not.toBe(0);
-      expect(said).toContain("teams.0.monthlyBudget: must be a number > 0");
-      // The message alone, no stack trace. Go's SDK exits 32 after logging it and the host bails quietly; Python's
-      // exec script exits 1 after a pulumi.RunError, so the host adds "program exited with non-zero exit code: 1",
-      // as the official host does.
-      expect(said).not.toMatch(/Traceback|goroutine/);
-      if (language === "go") expect(said).not.toMatch(/non-zero exit code/);
-      expect(await organizationIds(f.api)).toEqual(before);
-      expect((await stack.remove()).code).toBe(0);
-    },
-    SETUP_TIMEOUT_MS,
-  );
+  it("is refused before anything is declared, naming the field, without a stack trace", async () => {
+    const before = await organizationIds(f.api);
+    const stack = await f.stack(join(EXAMPLES, `platform-teams-${language}`), "dev");
+    appendFileSync(join(stack.cwd, "Pulumi.yaml"), NATIVE_PLUGIN_YAML);
+    await PREPARE[language]!(stack.cwd);
+    await stack.setConfigObject("teams", [{ name: "storefront", owner: "lead@example.com", monthlyBudget: -5 }]);
+    const preview = await stack.run(["preview"]);
+    const said = preview.stdout + preview.stderr;
+    expect(preview.code).not.toBe(0);
+    expect(said).toContain("teams.0.monthlyBudget: must be a number > 0");
+    // The message alone, no stack trace. Go's SDK exits 32 after logging it and the host bails quietly; Python's
+    // exec script exits 1 after a pulumi.RunError, so the host adds "program exited with non-zero exit code: 1",
+    // as the official host does.
+    expect(said).not.toMatch(/Traceback|goroutine/);
+    if (language === "go") expect(said).not.toMatch(/non-zero exit code/);
+    expect(await organizationIds(f.api)).toEqual(before);
+    expect((await stack.remove()).code).toBe(0);
+  });
 });
 
 /**
@@ -164,6 +153,5 @@ describe("a configuration error in a program of another language", () => {
       expect(await organizationIds(f.api)).toEqual(before);
       expect((await stack.remove()).code).toBe(0);
     },
-    SETUP_TIMEOUT_MS,
   );
 });

@@ -52,7 +52,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
   beforeAll(async () => {
     before = await organizationIds(f.api);
     stack = await f.stack(join(EXAMPLES, example), stackName, (await config?.()) ?? []);
-  }, 120_000);
+  });
 
   it("deploys with `pulumi up`", async () => {
     const up = await stack.up();
@@ -60,7 +60,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     const alerts = await stack.resourcesOfType(TYPES.alert);
     expect(alerts.length).toBeGreaterThan(0);
     for (const alert of alerts) expect((await f.api.getAlert(alert.id!)).id).toBe(alert.id);
-  }, 300_000);
+  });
 
   it("shows a change made behind Pulumi's back in `pulumi preview --refresh`, and only that", async () => {
     const drift = await changeAlertAmount(f.api, stack, TYPES.alert);
@@ -71,7 +71,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     expect(changedInputs(planned[0]!)).toEqual(["amount"]);
     expect(planned[0]!.oldState?.inputs?.amount).toBe(drift.drifted);
     expect(planned[0]!.newState?.inputs?.amount).toBe(drift.declared);
-  }, 300_000);
+  });
 
   it("puts it back with `pulumi up`", async () => {
     expect((await stack.up(["--refresh"])).code).toBe(0);
@@ -79,7 +79,7 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     exported = (await stack.exportState({ showSecrets: true })).deployment.resources ?? [];
     const [alert] = alertsOf(exported);
     expect((await f.api.getAlert(alert!.id!)).amount).toBe(alert!.inputs!.amount);
-  }, 300_000);
+  });
 
   it("changes nothing on `pulumi refresh`, twice, and previews no change afterwards", async () => {
     const settled = comparable(exported);
@@ -89,11 +89,11 @@ describe.each(EXAMPLE_STACKS)("examples/$example through the real CLI", ({ examp
     expect(comparable((await stack.exportState({ showSecrets: true })).deployment.resources ?? [])).toEqual(settled);
     const { digest } = await stack.previewJson();
     expect(changes(digest)).toEqual([]);
-  }, 300_000);
+  });
 
   it("leaves the organization as it was after `pulumi destroy`", async () => {
     expect((await stack.destroy()).code).toBe(0);
     expect(await organizationIds(f.api)).toEqual(before);
     expect((await stack.remove()).code).toBe(0);
-  }, 300_000);
+  });
 });

@@ -421,7 +421,7 @@ beforeAll(async () => {
   const day = new Date(Date.now() + 60_000);
   await holdSandboxDay(f.sandbox, f.token, day);
   await holdSandboxDay(harnessSandbox, await harnessSandbox.token("read,write"), day);
-}, 120_000);
+});
 afterAll(async () => {
   for (const s of sides) await s.dispose();
   await pack?.stop();
@@ -499,7 +499,7 @@ function sharedStack(
     await script(async (label, command) => {
       commands.push({ label, harness: await command(s.harness), cli: await command(s.cli) });
     }, s);
-  }, TIMEOUT);
+  });
   return {
     /** The two sides agree on the scenario's objects after every command (the engine's is the expected one). */
     agree(prefix) {
@@ -523,11 +523,6 @@ const THRESHOLDS = [
   { percent: 80, basis: "forecast" },
 ];
 const WEBHOOK = "https://hooks.example.com/services/T000/harness-agrees";
-/**
- * A bound against a hang, never a verdict on speed: per scenario of up to eight commands on each side, which
- * on a loaded 2-core machine take half a minute each.
- */
-const TIMEOUT = 600_000;
 /** A pack config whose verdicts depend only on the program: the forecast policy (which asks the service) is off. */
 const PACK: PolicyPackConfigFile = { "budget-alert-forecast": "disabled", "budget-alert-group-scope": { allowOrganizationWide: true } };
 
@@ -728,74 +723,59 @@ describe("testkit's engine and the real Pulumi CLI agree, rule by rule", () => {
     });
   });
 
-  it(
-    "`get` is judged on empty outputs only: an existing group is read, a missing one fails in the provider",
-    async () => {
-      const s = await pair("get-read");
-      const looked = new Map<Side, string>();
-      for (const side of [s.harness, s.cli]) looked.set(side, (await side.api.createGroup({ name: "Looked up" })).id);
-      const reading = (side: Side): Declared[] => [{ kind: "CloudGroup", name: "gr-found", get: looked.get(side)! }];
-      const found = await both(s, (side) => side.up(reading(side)));
-      expect(found.cli.steps).toEqual(["read gr-found"]);
-      // What was read stays in state as an external resource: refreshed, and only forgotten when no longer read.
-      await both(s, (side) => side.refresh());
-      const previewed = await both(s, (side) => side.up([], { preview: true }));
-      expect(previewed.cli.steps).toEqual(["discard gr-found"]);
-      expect(Object.keys(previewed.cli.state)).toEqual(["gr-found"]);
-      const dropped = await both(s, (side) => side.up([]));
-      expect(dropped.cli.state).toEqual({});
-      await both(s, (side) => side.up(reading(side)));
-      const missing = await both(s, (side) => side.up([{ kind: "CloudGroup", name: "gr-missing", get: "grp_0000000000000000000000000" }]));
-      expect(missing.harness.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
-      expect(missing.cli.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
-      const destroyed = await both(s, (side) => side.destroy());
-      expect(destroyed.cli.steps).toEqual(["discard gr-found"]);
-      for (const side of [s.harness, s.cli])
-        await expect(side.api.getGroup(looked.get(side)!)).resolves.toMatchObject({ name: "Looked up" });
-    },
-    TIMEOUT,
-  );
+  it("`get` is judged on empty outputs only: an existing group is read, a missing one fails in the provider", async () => {
+    const s = await pair("get-read");
+    const looked = new Map<Side, string>();
+    for (const side of [s.harness, s.cli]) looked.set(side, (await side.api.createGroup({ name: "Looked up" })).id);
+    const reading = (side: Side): Declared[] => [{ kind: "CloudGroup", name: "gr-found", get: looked.get(side)! }];
+    const found = await both(s, (side) => side.up(reading(side)));
+    expect(found.cli.steps).toEqual(["read gr-found"]);
+    // What was read stays in state as an external resource: refreshed, and only forgotten when no longer read.
+    await both(s, (side) => side.refresh());
+    const previewed = await both(s, (side) => side.up([], { preview: true }));
+    expect(previewed.cli.steps).toEqual(["discard gr-found"]);
+    expect(Object.keys(previewed.cli.state)).toEqual(["gr-found"]);
+    const dropped = await both(s, (side) => side.up([]));
+    expect(dropped.cli.state).toEqual({});
+    await both(s, (side) => side.up(reading(side)));
+    const missing = await both(s, (side) => side.up([{ kind: "CloudGroup", name: "gr-missing", get: "grp_0000000000000000000000000" }]));
+    expect(missing.harness.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
+    expect(missing.cli.message).toMatch(/CloudGroup grp_0000000000000000000000000 does not exist in organization/);
+    const destroyed = await both(s, (side) => side.destroy());
+    expect(destroyed.cli.steps).toEqual(["discard gr-found"]);
+    for (const side of [s.harness, s.cli]) await expect(side.api.getGroup(looked.get(side)!)).resolves.toMatchObject({ name: "Looked up" });
+  });
 
-  it(
-    "AnalyzeStack gets outputs, and Same steps carry the stored outputs: the same verdict in preview, up, the next up and after a refresh",
-    async () => {
-      const s = await pair("analyze-stack");
-      const covered: Declared[] = [
-        { kind: "CloudGroup", name: "as-group", args: { name: "AS group", awsAccountIds: ["111122223333"] } },
-        {
-          kind: "BudgetAlert",
-          name: "as-alert",
-          args: { name: "AS alert", amount: 100, groupId: { idOf: "as-group" }, recipients: RECIPIENTS, thresholds: THRESHOLDS },
-        },
-      ];
-      for (const opts of [{ preview: true }, {}, {}]) await both(s, (side) => side.up(covered, { ...opts, policy: PACK }));
-      await both(s, (side) => side.refresh());
-      await both(s, (side) => side.up(covered, { policy: PACK }));
-      const bare: Declared[] = [
-        ...covered,
-        { kind: "CloudGroup", name: "as-bare", args: { name: "AS bare", awsAccountIds: ["444455556666"] } },
-      ];
-      const preview = await both(s, (side) => side.up(bare, { preview: true, policy: PACK }));
-      expect(preview.cli.policies).toEqual(["cloud-group-budget-coverage as-bare mandatory"]);
-      await both(s, (side) => side.up(bare, { policy: PACK }));
-      await both(s, (side) => side.destroy());
-    },
-    TIMEOUT,
-  );
+  it("AnalyzeStack gets outputs, and Same steps carry the stored outputs: the same verdict in preview, up, the next up and after a refresh", async () => {
+    const s = await pair("analyze-stack");
+    const covered: Declared[] = [
+      { kind: "CloudGroup", name: "as-group", args: { name: "AS group", awsAccountIds: ["111122223333"] } },
+      {
+        kind: "BudgetAlert",
+        name: "as-alert",
+        args: { name: "AS alert", amount: 100, groupId: { idOf: "as-group" }, recipients: RECIPIENTS, thresholds: THRESHOLDS },
+      },
+    ];
+    for (const opts of [{ preview: true }, {}, {}]) await both(s, (side) => side.up(covered, { ...opts, policy: PACK }));
+    await both(s, (side) => side.refresh());
+    await both(s, (side) => side.up(covered, { policy: PACK }));
+    const bare: Declared[] = [
+      ...covered,
+      { kind: "CloudGroup", name: "as-bare", args: { name: "AS bare", awsAccountIds: ["444455556666"] } },
+    ];
+    const preview = await both(s, (side) => side.up(bare, { preview: true, policy: PACK }));
+    expect(preview.cli.policies).toEqual(["cloud-group-budget-coverage as-bare mandatory"]);
+    await both(s, (side) => side.up(bare, { policy: PACK }));
+    await both(s, (side) => side.destroy());
+  });
 
-  it(
-    "a mandatory Analyze violation stops `up`, not a preview",
-    async () => {
-      const s = await pair("mandatory");
-      const program: Declared[] = [
-        { kind: "BudgetAlert", name: "mv-alert", args: { name: "Nobody", amount: 100, thresholds: THRESHOLDS } },
-      ];
-      const preview = await both(s, (side) => side.up(program, { preview: true, policy: PACK }));
-      expect(preview.cli.policies).toEqual(["budget-alert-recipients mv-alert mandatory"]);
-      const up = await both(s, (side) => side.up(program, { policy: PACK }));
-      expect(up.cli.ok).toBe(false);
-      expect(up.cli.state).toEqual({});
-    },
-    TIMEOUT,
-  );
+  it("a mandatory Analyze violation stops `up`, not a preview", async () => {
+    const s = await pair("mandatory");
+    const program: Declared[] = [{ kind: "BudgetAlert", name: "mv-alert", args: { name: "Nobody", amount: 100, thresholds: THRESHOLDS } }];
+    const preview = await both(s, (side) => side.up(program, { preview: true, policy: PACK }));
+    expect(preview.cli.policies).toEqual(["budget-alert-recipients mv-alert mandatory"]);
+    const up = await both(s, (side) => side.up(program, { policy: PACK }));
+    expect(up.cli.ok).toBe(false);
+    expect(up.cli.state).toEqual({});
+  });
 });

@@ -120,10 +120,10 @@ describe.each(Object.keys(FIELDS) as Kind[])("ignoreChanges on every input of %s
     secondUp = (await stack.up()).code;
     for (const entry of seen.values()) entry.after = await updatedAt(kind, entry.id);
     preview = await stack.previewJson(["--refresh"]);
-  }, 600_000);
+  });
   afterAll(async () => {
     await stack?.destroy();
-  }, 300_000);
+  });
 
   it.each(Object.keys(FIELDS[kind].values))(
     "%s: a changed value under ignoreChanges leaves the object alone, through up and preview --refresh",

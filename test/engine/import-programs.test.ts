@@ -32,7 +32,7 @@ beforeAll(() => {
   symlinkSync(join(REPO, "node_modules"), join(sdkPackage, "node_modules"), "dir");
   execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", sdkPackage], { stdio: "pipe" });
   cpSync(join(sdkPackage, "package.json"), join(sdkPackage, "bin", "package.json"));
-}, 300_000);
+});
 
 /** The organization: a group, an alert and a report on it (beside what the sandbox seeds), and its import plan. */
 beforeAll(async () => {
@@ -52,7 +52,7 @@ beforeAll(async () => {
   ({ stdout: plan } = await run(process.execPath, [CLI, "import-plan", "--org", org.id], {
     env: { ...process.env, CLOUDCOST_API_URL: fx.sandbox.baseUrl, CLOUDCOST_API_TOKEN: fx.token },
   }));
-}, 120_000);
+});
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A TypeScript project with the native SDK and @pulumi/pulumi installed (linked), finding the plugin in native/bin. */

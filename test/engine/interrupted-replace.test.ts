@@ -158,7 +158,7 @@ async function upAfter(stack: PulumiStack, what: string, extra: string[] = []): 
 
 describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
   let proxy: InterruptingProxy;
-  beforeAll(async () => void (proxy = await InterruptingProxy.start(f.sandbox.baseUrl)), 120_000);
+  beforeAll(async () => void (proxy = await InterruptingProxy.start(f.sandbox.baseUrl)));
   afterAll(async () => {
     await proxy?.dispose();
     console.log(`interrupted-replace suite, seed ${SEED}, ${ROUNDS} rounds: ${JSON.stringify(counts)}`);

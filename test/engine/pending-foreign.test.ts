@@ -94,5 +94,5 @@ describe("cloudcost-pulumi pending --apply beside other providers' resources (re
     expect(await pendingOps(stack)).toEqual([]);
     expect((await stack.resourcesOfType(TYPES.group)).map((r) => r.id)).toEqual([group.id]);
     expectSuccess(await stack.destroy());
-  }, 600_000);
+  });
 });

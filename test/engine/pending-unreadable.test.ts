@@ -40,5 +40,5 @@ describe("cloudcost-pulumi pending with an empty attribute file beside the check
     expect([apply.code, (JSON.parse(apply.stdout) as { emptySidecars: string[] }).emptySidecars]).toEqual([0, []]);
     expect((await stack.run(["stack", "export"])).code).toBe(0);
     expectSuccess(await stack.destroy());
-  }, 600_000);
+  });
 });

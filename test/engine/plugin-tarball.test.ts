@@ -19,7 +19,7 @@ let out: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "cloudcost-plugin-tarballs-"));
   execFileSync(process.execPath, [join(REPO, "native", "scripts", "package.mjs"), "--sea", "--out", out], { stdio: "pipe" });
-}, 300_000);
+});
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** A YAML program that names the package only (the CLI must find the plugin in its cache): a group and an alert on it. */

@@ -49,7 +49,7 @@ describe("issue 27's policies through the real CLI", () => {
     const [created] = await stack.resourcesOfType(TYPES.alert);
     expect((await f.api.getAlert(created!.id!)).filters).toEqual({ services: ["Amazon EC2"], tags: [{ key: "team", values: ["web"] }] });
     expect((await stack.destroy()).code).toBe(0);
-  }, 300_000);
+  });
 
   it("stops `pulumi up` before anything is created on an absolute threshold above the amount and a tag key outside the standard", async () => {
     const before = await organizationIds(f.api);
@@ -67,7 +67,7 @@ describe("issue 27's policies through the real CLI", () => {
     expect(up.stdout).toContain("filter-tag-keys");
     expect(up.stdout).toContain('did you mean "team"?');
     expect(await organizationIds(f.api)).toEqual(before);
-  }, 300_000);
+  });
 
   it("catches an amount set from history above the maximum on the outputs of `up`, naming the alert", async () => {
     const stack = await stackOf([alert({ filters: { providers: ["aws"] }, autoAdjust: { lookbackPeriods: 3 } })]);
@@ -79,5 +79,5 @@ describe("issue 27's policies through the real CLI", () => {
       /the amount set from history \(autoAdjust over 3 period\(s\)\) is [\d,.]+ USD, above the maximum of 1 USD per month/,
     );
     expect((await stack.destroy()).code).toBe(0);
-  }, 300_000);
+  });
 });

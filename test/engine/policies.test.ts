@@ -59,7 +59,7 @@ describe("a mandatory violation", () => {
     expect(up.stdout).toContain('recipients[0] uses the domain "elsewhere.dev"');
     expect(await organizationIds(f.api)).toEqual(before);
     expect(await stack.resourcesOfType(TYPES.alert)).toEqual([]);
-  }, 300_000);
+  });
 
   // `pulumi preview --json` (v3.274) says only "preview failed" in its diagnostics: the violations are in
   // the human output. CI that wants the reasons reads that, or uses the policy pack's own JSON-free messages.
@@ -71,7 +71,7 @@ describe("a mandatory violation", () => {
     const { code, digest } = await stack.previewJson(packArgs(onlyExampleCom));
     expect(code).not.toBe(0);
     expect(digest.diagnostics?.filter((d) => d.severity === "error").map((d) => d.message.trim())).toEqual(["error: preview failed"]);
-  }, 300_000);
+  });
 });
 
 describe("an advisory level set in --policy-pack-config", () => {
@@ -86,12 +86,12 @@ describe("an advisory level set in --policy-pack-config", () => {
     const [alert] = await stack.resourcesOfType(TYPES.alert);
     await expect(f.api.getAlert(alert!.id!)).resolves.toMatchObject({ recipients: ["someone@elsewhere.dev"] });
     expect((await stack.destroy()).code).toBe(0);
-  }, 300_000);
+  });
 });
 
 describe("the stack policies on a second `pulumi up`", () => {
   let stack: PulumiStack;
-  afterAll(() => stack?.destroy(), 300_000);
+  afterAll(() => stack?.destroy());
 
   it("pass an unchanged stack (AnalyzeStack sees the stored outputs) and stop one that adds an uncovered group", async () => {
     stack = await stackOf([group, alertTo(["team@example.com"])]);
@@ -109,7 +109,7 @@ describe("the stack policies on a second `pulumi up`", () => {
     expect(third.code).not.toBe(0);
     expect(third.stdout).toContain("cloud-group-budget-coverage");
     expect(third.stdout).toContain('Cloud Group "orphan" has no enabled budget alert');
-  }, 300_000);
+  });
 });
 
 describe("remediation", () => {
@@ -126,5 +126,5 @@ describe("remediation", () => {
       ]),
     );
     expect((await stack.destroy()).code).toBe(0);
-  }, 300_000);
+  });
 });

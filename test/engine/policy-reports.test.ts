@@ -74,7 +74,7 @@ it("judges examples/policy-violations' preview: SARIF at the program's lines, JU
     verdict.judged.length,
     new Set(verdict.violations.map((v) => `${v.address} ${v.policy}`)).size,
   ]);
-}, 600_000);
+});
 
 it("sums the monthly budget a preview adds, changes and removes after an up", async () => {
   const group = { kind: "CloudGroup", name: "team", inputs: { name: "Team", awsAccountIds: ["111122223333"] } };
@@ -117,7 +117,7 @@ it("sums the monthly budget a preview adds, changes and removes after an up", as
   } finally {
     await stack.destroy();
   }
-}, 600_000);
+});
 
 it("the one configuration file serves the pack too: `pulumi preview --policy-pack` accepts `waivable` and the report's cap", async () => {
   const stack = await f.stack(join(EXAMPLES, "policy-violations"), "waivable");
@@ -136,7 +136,7 @@ it("the one configuration file serves the pack too: `pulumi preview --policy-pac
   expect(preview.code).not.toBe(0);
   expect(`${preview.stdout}\n${preview.stderr}`).toContain("[mandatory]  budget-alert-max-amount");
   expect(`${preview.stdout}${preview.stderr}`).not.toMatch(/invalid|not a valid|unknown/i);
-}, 600_000);
+});
 
 function writeConfig(dir: string, cap: number): string {
   const file = join(dir, "capped.json");

@@ -18,7 +18,6 @@ import {
   type PulumiResult,
   type PulumiStack,
   type RunningSandbox,
-  startHookTimeout,
 } from "@cloudcost/testkit";
 import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 import { copyProgram, FIXTURES, REPO } from "./support";
@@ -42,7 +41,7 @@ beforeAll(async () => {
   const api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
   signingSecret = (await api.getWebhookSigningSecret()).secret;
   workspace = new PulumiWorkspace();
-}, startHookTimeout());
+});
 
 afterAll(async () => {
   workspace?.dispose();

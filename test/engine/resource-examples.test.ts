@@ -12,12 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { docsText, type DocsExample, type ExampleLanguage } from "@cloudcost/pulumi-resource-cloudcost/dist/schema/docs-text";
-import { EXAMPLES, NATIVE_PLUGIN_YAML, REPO, changes, pythonEnvironment, useEngineFixture } from "./support";
+import { EXAMPLES, GO_COMPILE_TIMEOUT_MS, NATIVE_PLUGIN_YAML, REPO, changes, pythonEnvironment, useEngineFixture } from "./support";
 
 const run = promisify(execFile);
 const f = useEngineFixture();
 const KINDS = ["CloudGroup", "BudgetAlert", "ScheduledReport"] as const;
-const SETUP_TIMEOUT_MS = 600_000;
 
 let work: string;
 let venv: string | undefined;
@@ -61,54 +60,41 @@ describe.each(KINDS)("%s's page: the example in every language", (kind) => {
     const dir = project(`docs-${kind.toLowerCase()}-yaml`, "runtime: yaml\n", {});
     appendFileSync(join(dir, "Pulumi.yaml"), `\n${example(kind, "yaml").code}`);
     await expectPreviewCreates(dir, kind);
-  }, 300_000);
+  });
 
-  it(
-    "Python: previews with pulumi_cloudcost, creating what the YAML declares",
-    async () => {
-      venv ??= await pythonEnvironment();
-      const dir = project(`docs-${kind.toLowerCase()}-python`, "runtime:\n  name: python\n  options:\n    virtualenv: venv\n", {
-        "__main__.py": example(kind, "python").code,
-      });
-      await expectPreviewCreates(dir, kind, (cwd) => symlinkSync(venv!, join(cwd, "venv"), "dir"));
-    },
-    SETUP_TIMEOUT_MS,
-  );
+  it("Python: previews with pulumi_cloudcost, creating what the YAML declares", async () => {
+    venv ??= await pythonEnvironment();
+    const dir = project(`docs-${kind.toLowerCase()}-python`, "runtime:\n  name: python\n  options:\n    virtualenv: venv\n", {
+      "__main__.py": example(kind, "python").code,
+    });
+    await expectPreviewCreates(dir, kind, (cwd) => symlinkSync(venv!, join(cwd, "venv"), "dir"));
+  });
 });
 
-test(
-  "Go: every page's program passes `go vet` against sdk/go",
-  async () => {
-    const module = join(work, "go-examples");
-    mkdirSync(module);
-    // The quickstart's go.mod and go.sum: sdk/v3 at the release the CLI is built from, every checksum known.
-    for (const file of ["go.mod", "go.sum"]) copyFileSync(join(EXAMPLES, "quickstart-go", file), join(module, file));
-    const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod -buildvcs=false" };
-    await run(
-      "go",
-      [
-        "mod",
-        "edit",
-        "-module=example.com/doc-examples",
-        `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`,
-      ],
-      {
-        cwd: module,
-        env,
-      },
-    );
-    for (const kind of KINDS) {
-      mkdirSync(join(module, kind.toLowerCase()));
-      writeFileSync(join(module, kind.toLowerCase(), "main.go"), example(kind, "go").code);
-    }
-    // -trimpath, as our Go language host builds a program: vet then reads the Pulumi SDK's packages from Go's build
-    // cache (compiled once by `.ci/run`) instead of compiling them again (~130 CPU s on a cold cache).
-    const vetted = await run("go", ["vet", "-trimpath", "./..."], { cwd: module, env, timeout: SETUP_TIMEOUT_MS }).then(
-      () => "",
-      (err: { stderr?: string }) => err.stderr ?? String(err),
-    );
-    expect(vetted).toBe("");
-    expect(readFileSync(join(module, "go.mod"), "utf8")).toContain(`=> ${join(REPO, "sdk", "go")}`);
-  },
-  SETUP_TIMEOUT_MS,
-);
+test("Go: every page's program passes `go vet` against sdk/go", async () => {
+  const module = join(work, "go-examples");
+  mkdirSync(module);
+  // The quickstart's go.mod and go.sum: sdk/v3 at the release the CLI is built from, every checksum known.
+  for (const file of ["go.mod", "go.sum"]) copyFileSync(join(EXAMPLES, "quickstart-go", file), join(module, file));
+  const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod -buildvcs=false" };
+  await run(
+    "go",
+    ["mod", "edit", "-module=example.com/doc-examples", `-replace=github.com/cloudcost/cloudcost-pulumi/sdk/go=${join(REPO, "sdk", "go")}`],
+    {
+      cwd: module,
+      env,
+    },
+  );
+  for (const kind of KINDS) {
+    mkdirSync(join(module, kind.toLowerCase()));
+    writeFileSync(join(module, kind.toLowerCase(), "main.go"), example(kind, "go").code);
+  }
+  // -trimpath, as our Go language host builds a program: vet then reads the Pulumi SDK's packages from Go's build
+  // cache (compiled once by `.ci/run`) instead of compiling them again (~130 CPU s on a cold cache).
+  const vetted = await run("go", ["vet", "-trimpath", "./..."], { cwd: module, env, timeout: GO_COMPILE_TIMEOUT_MS }).then(
+    () => "",
+    (err: { stderr?: string }) => err.stderr ?? String(err),
+  );
+  expect(vetted).toBe("");
+  expect(readFileSync(join(module, "go.mod"), "utf8")).toContain(`=> ${join(REPO, "sdk", "go")}`);
+});

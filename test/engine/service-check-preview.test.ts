@@ -58,7 +58,6 @@ describe("pulumi preview meets the service's rules (issue 38)", () => {
       expect(out).toContain(message);
       expect(await objects()).toBe(before);
     },
-    300_000,
   );
 
   it("does not judge an input unknown at preview: an alert on a group not made yet previews", async () => {
@@ -76,7 +75,7 @@ describe("pulumi preview meets the service's rules (issue 38)", () => {
     const preview = await stack.run(["preview", "--non-interactive"]);
     expect(preview.code).toBe(0);
     expect(await objects()).toBe(before);
-  }, 300_000);
+  });
 
   it("in the native plugin too: a YAML program's alert with an account not in its group fails the preview", async () => {
     const scope = await f.api.createGroup({ name: "Native preview scope" });
@@ -109,5 +108,5 @@ describe("pulumi preview meets the service's rules (issue 38)", () => {
       `aws account 111122223333 is not a member of Cloud Group ${scope.id}, so none of its spend counts (not_in_group: body.filters.accountIds.0)`,
     );
     expect(await objects()).toBe(before);
-  }, 300_000);
+  });
 });

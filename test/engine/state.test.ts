@@ -56,7 +56,7 @@ describe("state written by the real engine", () => {
     expectSuccess(await stack.up());
     expectSuccess(await stack.refresh());
     resources = (await stack.exportState()).deployment.resources ?? [];
-  }, 300_000);
+  });
 
   it("holds no credential and no webhook URL in plain text, in the export or in any backend file", () => {
     const texts = [JSON.stringify(resources), ...filesUnder(f.workspace.backendDir)];

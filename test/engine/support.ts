@@ -22,7 +22,6 @@ import {
   type RunningSandbox,
   type StackSecretsProvider,
   type StateResource,
-  startHookTimeout,
 } from "@cloudcost/testkit";
 import { z } from "zod";
 
@@ -107,7 +106,7 @@ export async function startEngineFixture(secretsProvider?: StackSecretsProvider)
  */
 export function useEngineFixture(secretsProvider?: StackSecretsProvider): EngineFixture {
   const fixture = {} as EngineFixture;
-  beforeAll(async () => void Object.assign(fixture, await startEngineFixture(secretsProvider)), startHookTimeout());
+  beforeAll(async () => void Object.assign(fixture, await startEngineFixture(secretsProvider)));
   afterAll(() => fixture.dispose?.());
   return fixture;
 }

@@ -61,7 +61,7 @@ export function useTerraformFixture(): TerraformFixture {
       CLOUDCOST_API_URL: f.sandbox.baseUrl,
       CLOUDCOST_API_TOKEN: token,
     };
-  }, 600_000);
+  });
   afterAll(async () => {
     for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
     await f.sandbox?.dispose();
