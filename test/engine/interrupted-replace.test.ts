@@ -252,7 +252,7 @@ describe("an interrupted pulumi up --target-replace (real CLI, seeded)", () => {
     expectSuccess(await stack.destroy());
     expect(await inService()).toEqual({ group: new Map(), alert: new Map(), report: new Map() });
     expect(counts).toEqual(expect.objectContaining({ duplicates: zero(), orphans: zero() }));
-  }, 1_800_000);
+  });
 
   it("exits non-zero from pending --apply, naming the object and the command, when the state after its refresh lacks an import", async () => {
     const stack = await f.stack(DECLARED_PROGRAM, "vanishing");

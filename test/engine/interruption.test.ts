@@ -222,7 +222,7 @@ describe("an interrupted pulumi up or destroy (real CLI, seeded)", () => {
       }
     }
     expect(counts.interruptions).toBe(2 * ROUNDS);
-  }, 1_800_000);
+  });
 
   it("gives two stacks of one program objects of their own, a replacement no dangling object, and a resource declared again a new object", async () => {
     const alert = [{ kind: "BudgetAlert", name: "twin", inputs: { name: "Interrupted twin", amount: 5 } }];

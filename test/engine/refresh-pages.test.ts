@@ -40,7 +40,7 @@ beforeAll(async () => {
   // the whole state: quadratic in the stack's size, most of the file's CPU). Only for this `up`: the
   // refreshes under test run as users run them.
   expectSuccess(await stack.up([], { timeoutMs: COMMAND_TIMEOUT_MS, env: { PULUMI_SKIP_CHECKPOINTS: "true" } }));
-}, 1_800_000);
+});
 
 // No destroy: the sandbox (and its data) and the workspace are thrown away whole.
 afterAll(async () => {
@@ -48,7 +48,7 @@ afterAll(async () => {
   await proxy?.close();
   await sandbox?.dispose();
   await closeAllPools();
-}, 1_800_000);
+});
 
 /**
  * Busy loops beside the refresh (the issue's machine, load ~15 on 2 cores, had every core busy with other
@@ -84,7 +84,7 @@ test(`a refresh of ${RESOURCES} resources sends at most ${MAX_REQUESTS} requests
   expect({ total: sent.total <= MAX_REQUESTS, routes: sent.routes }).toEqual({ total: true, routes: sent.routes });
   // Read gives back exactly what `up` stored (the listings answer what each GET would).
   expect(comparable((await stack.exportState({ showSecrets: true })).deployment.resources ?? [])).toEqual(before);
-}, 1_800_000);
+});
 
 test("beside busy loops, after a change made outside Pulumi: the same bound, and the change is in state", async () => {
   const [alert] = await stack.resourcesOfType(TYPES.alert);
@@ -104,4 +104,4 @@ test("beside busy loops, after a change made outside Pulumi: the same bound, and
   expect({ total: sent.total <= MAX_REQUESTS, routes: sent.routes }).toEqual({ total: true, routes: sent.routes });
   const [after] = (await stack.resourcesOfType(TYPES.alert)).filter((r) => r.id === alert!.id);
   expect(after?.outputs?.amount).toBe(current.amount + 1234);
-}, 1_800_000);
+});
