@@ -19,10 +19,11 @@ module.exports = {
   // ESM-only libraries (oauth4webapi, jose) go through the transform too.
   transformIgnorePatterns: ["/node_modules/(?!(oauth4webapi|jose)/)"],
   // A bound against a hang, not a verdict on speed: correctness tests wait on events, and speed belongs to
-  // `npm run bench`. Generous, so a machine under load is slow, not failing. A test of the suites that drive the
-  // real CLIs (test/engine, test/terraform) runs up to a dozen commands, each with a hang guard of its own (300 s a
-  // `pulumi` command, testkit): its guard and its hooks' are the longest such a suite already gives a long test, 30
-  // minutes. (At 300 s, issue 39's flake hunt failed a nine-command test in all three runs: not hung, slow.)
+  // `npm run bench`. Generous, so a machine under load is slow, not failing. A test or hook of the suites that drive
+  // the real CLIs (test/engine, test/terraform) runs many commands, each with a hang guard of its own (300 s a
+  // `pulumi` command, testkit): its bound is 30 minutes, the longest these suites gave one, and set only here. (Issue
+  // 39's flake hunt failed a nine-command test at 300 s, a two-stack scenario at 600 s and a hook at 900 s, each in all
+  // three runs: slow, not hung.)
   testTimeout: ENGINE || TERRAFORM ? 1_800_000 : 300_000,
   // A harness child that dies by a signal nobody sent (SIGABRT, SIGSEGV) fails the test (testkit/src/child-process.ts).
   // With CLOUDCOST_TEST_TIMES set (CI), each file's wall and CPU seconds (test/file-times-reporter.js).
