@@ -201,6 +201,11 @@ export async function compileGoProgram(dir: string): Promise<void> {
       timeout: GO_COMPILE_TIMEOUT_MS,
       killSignal: "SIGKILL",
     });
+  } catch (err) {
+    // Killed by its bound, Go has said nothing: "Command failed" alone would not tell a slow compile from a broken one.
+    if ((err as { killed?: boolean }).killed)
+      throw new Error(`go build in ${dir} did not finish within ${GO_COMPILE_TIMEOUT_MS / 1000} s and was killed`, { cause: err });
+    throw err;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
