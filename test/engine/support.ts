@@ -14,6 +14,7 @@ import { AlertInput, CloudCostClient } from "@cloudcost/api";
 import {
   PulumiWorkspace,
   holdSandboxDay,
+  killedByBound,
   startSandbox,
   type ConfigValue,
   type PreviewDigest,
@@ -202,10 +203,8 @@ export async function compileGoProgram(dir: string): Promise<void> {
       killSignal: "SIGKILL",
     });
   } catch (err) {
-    // Killed by its bound, Go has said nothing: "Command failed" alone would not tell a slow compile from a broken one.
-    if ((err as { killed?: boolean }).killed)
-      throw new Error(`go build in ${dir} did not finish within ${GO_COMPILE_TIMEOUT_MS / 1000} s and was killed`, { cause: err });
-    throw err;
+    const killed = killedByBound(err as { killed?: boolean }, GO_COMPILE_TIMEOUT_MS);
+    throw killed ? new Error(`go build in ${dir}: ${killed}`, { cause: err }) : err;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 
 /**
- * The suites that drive the real CLIs (test/engine, test/terraform) run up to a dozen commands in one test, each with a
+ * The suites that drive the real CLIs (test/engine, test/terraform) run many commands in one test, each with a
  * hang guard of its own. Their tests' bound is one, set in jest.config.js for runs with CLOUDCOST_ENGINE or
  * CLOUDCOST_TERRAFORM: a bound a file sets itself (`it(name, fn, 300_000)`) can sit below the steps it waits for, and
  * then a loaded machine fails a test that was only slow (issue 39's flake hunt: nine commands under 300 s, failed in

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient } from "@cloudcost/api";
-import { type RunningSandbox, holdSandboxDay, startSandbox } from "@cloudcost/testkit";
+import { type RunningSandbox, holdSandboxDay, killedByBound, startSandbox } from "@cloudcost/testkit";
 
 export const REPO = join(__dirname, "..", "..");
 
@@ -88,7 +88,7 @@ export function useTerraformFixture(): TerraformFixture {
         },
         (err, stdout, stderr) => {
           const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-          resolve({ code, stdout, stderr: err?.killed ? `${stderr}(killed: no result within ${TOFU_TIMEOUT_MS / 1000} s)` : stderr });
+          resolve({ code, stdout, stderr: stderr + killedByBound(err, TOFU_TIMEOUT_MS) });
         },
       );
     });

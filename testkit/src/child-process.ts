@@ -56,6 +56,14 @@ export function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
+ * What a one-shot command's result says when its own `timeout` killed it (`execFile`'s callback error): a killed
+ * command has often printed nothing, and "Command failed" alone does not tell a slow command from a broken one.
+ */
+export function killedByBound(err: { killed?: boolean } | null, timeoutMs: number): string {
+  return err?.killed ? `(killed: no result within ${timeoutMs / 1000} s)` : "";
+}
+
+/**
  * Records how a one-shot command ended (`execFile`'s callback error): a death by a signal other than
  * the `killSignal` of its own `timeout` counts like any other unexpected signal death. Returns it, if any.
  */

@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { noteCommandEnd, readyLine, stopChild } from "./child-process";
+import { killedByBound, noteCommandEnd, readyLine, stopChild } from "./child-process";
 
 /** The sandbox's command line, as built by `npm run build` (resolved through the workspace, so it also works from bench/dist). */
 export const SANDBOX_CLI = join(dirname(require.resolve("@cloudcost/sandbox/package.json")), "dist", "cli.js");
@@ -63,7 +63,7 @@ export function runCli(dataDir: string, args: string[], env?: Record<string, str
     execFile(process.execPath, [SANDBOX_CLI, ...args, "--data", dataDir], options, (err, stdout, stderr) => {
       noteCommandEnd(`cloudcost-sandbox ${args[0] ?? ""}`, err, options.killSignal);
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr: err?.killed ? `${stderr}(killed: no result within ${CLI_TIMEOUT_MS / 1000} s)` : stderr });
+      resolve({ code, stdout, stderr: stderr + killedByBound(err, CLI_TIMEOUT_MS) });
     });
   });
 }
