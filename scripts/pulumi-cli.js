@@ -80,13 +80,16 @@ function ourSources() {
       .map((name) => `${dir}/${name}`),
   );
 }
-/** What a build is made from: a change to any of them (our hosts' source, a pin) means the folder is stale. */
+/**
+ * What a build is made from: a change to any of them (our hosts' source, a pin) or to PROGRAM_BUILD_FLAGS (stamped into
+ * the Go host; inputsDigest) means the folder is stale.
+ */
 const INPUTS = ["go.mod", "go.sum", "tools.go", ...ourSources(), "language-yaml/go.mod", "language-yaml/go.sum"];
 /** Written into the bin folder: the digest of INPUTS the build was made from. */
 const STAMP = ".inputs-sha256";
 
 function inputsDigest() {
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(`${PROGRAM_BUILD_FLAGS.join(" ")}\0`);
   for (const file of INPUTS) hash.update(`${file}\0`).update(readFileSync(join(MODULE_DIR, file)));
   return hash.digest("hex");
 }
@@ -145,11 +148,20 @@ function download() {
  */
 const GO_BUILD_FLAGS = [...LEAN_BUILD_FLAGS, "-tags", "osusergo,grpcnotrace"];
 
+/**
+ * The flags our Go language host compiles a program with (`go build FLAGS -o …`; stamped into it below), and every Go
+ * program the tests build outside it: the CLI's own. The examples' go.mod files pin the CLI's module versions
+ * (test/harness-checks/cli-module-pins.test.ts), so a program's packages that the CLI also compiled (the SDK's, gRPC,
+ * protobuf, the standard library) come from Go's build cache; a cold CI compiles them once (issue 39).
+ */
+const PROGRAM_BUILD_FLAGS = ["-buildvcs=false", ...GO_BUILD_FLAGS];
+
 function build(out) {
-  const stamp = (variable) => [...GO_BUILD_FLAGS, "-ldflags", `-s -w -X ${variable}=${VERSION}`];
+  const stamp = (variable, more = "") => [...GO_BUILD_FLAGS, "-ldflags", `-s -w -X ${variable}=${VERSION}${more}`];
   go(["build", ...stamp(`${SDK}/go/common/version.Version`), "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
   for (const dir of OUR_HOSTS) {
-    go(["build", ...stamp("main.version"), "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
+    const more = dir === "language-go" ? ` -X 'main.programBuildFlags=${PROGRAM_BUILD_FLAGS.join(" ")}'` : "";
+    go(["build", ...stamp("main.version", more), "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
   }
   // The CLI's flags and (language-yaml/go.mod) the CLI's module versions: the packages the two share compile once.
   const yaml = pinned(YAML, YAML_MODULE_DIR);
@@ -213,7 +225,14 @@ function ensurePulumiCli() {
   return BIN;
 }
 
-module.exports = { ensurePulumiCli, PULUMI_VERSION: VERSION, PULUMI_BIN: BIN, PULUMI_EXECUTABLES: EXECUTABLES, GO_BUILD_FLAGS };
+module.exports = {
+  ensurePulumiCli,
+  PULUMI_VERSION: VERSION,
+  PULUMI_BIN: BIN,
+  PULUMI_EXECUTABLES: EXECUTABLES,
+  GO_BUILD_FLAGS,
+  PROGRAM_BUILD_FLAGS,
+};
 
 if (require.main === module) {
   try {

@@ -11,6 +11,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { goProgramBuildFlags } from "@cloudcost/testkit";
 import { docsText, type DocsExample, type ExampleLanguage } from "@cloudcost/pulumi-resource-cloudcost/dist/schema/docs-text";
 import { EXAMPLES, GO_COMPILE_TIMEOUT_MS, NATIVE_PLUGIN_YAML, REPO, changes, pythonEnvironment, useEngineFixture } from "./support";
 
@@ -89,9 +90,9 @@ test("Go: every page's program passes `go vet` against sdk/go", async () => {
     mkdirSync(join(module, kind.toLowerCase()));
     writeFileSync(join(module, kind.toLowerCase(), "main.go"), example(kind, "go").code);
   }
-  // -trimpath, as our Go language host builds a program: vet then reads the Pulumi SDK's packages from Go's build
-  // cache (compiled once by `.ci/run`) instead of compiling them again (~130 CPU s on a cold cache).
-  const vetted = await run("go", ["vet", "-trimpath", "./..."], { cwd: module, env, timeout: GO_COMPILE_TIMEOUT_MS }).then(
+  // With the flags our Go language host builds a program with: vet then reads the Pulumi SDK's packages from Go's
+  // build cache (compiled once, with the CLI) instead of compiling them again (~130 CPU s on a cold cache).
+  const vetted = await run("go", ["vet", ...goProgramBuildFlags(), "./..."], { cwd: module, env, timeout: GO_COMPILE_TIMEOUT_MS }).then(
     () => "",
     (err: { stderr?: string }) => err.stderr ?? String(err),
   );

@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { goProgramBuildFlags } from "@cloudcost/testkit";
 
 const exec = promisify(execFile);
 /** A hang guard per command (a cold Go build of sdk/v3 under load takes minutes). */
@@ -26,12 +27,12 @@ export async function sh(command: string, args: string[], cwd: string, env: Node
 }
 
 /**
- * `go build -trimpath -o OUT` of the program in CWD: -trimpath as our Go language host builds a program
- * (scripts/pulumi-cli/language-go), so the Pulumi SDK's packages are the ones Go's build cache already holds (`.ci/run`
- * compiles them once, before the cells; without the flag, each suite compiled them again: ~130 CPU s).
+ * `go build FLAGS -o OUT` of the program in CWD, with the flags our Go language host builds a program with
+ * (goProgramBuildFlags): the packages it shares with the CLI's build (the standard library, and every module at the
+ * CLI's version) are the ones Go's build cache already holds instead of each suite compiling them again.
  */
 export async function goBuild(out: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return sh("go", ["build", "-trimpath", "-o", out, "."], cwd, env);
+  return sh("go", ["build", ...goProgramBuildFlags(), "-o", out, "."], cwd, env);
 }
 
 /** A Python virtual environment at DIR with PACKAGES installed by pip (pip's own configuration unless PIP_ARGS say otherwise). */

@@ -20,6 +20,7 @@ const BUILD_SCRIPT = join(dirname(require.resolve("@cloudcost/testkit/package.js
 interface BuildScript {
   ensurePulumiCli(): string;
   PULUMI_VERSION: string;
+  PROGRAM_BUILD_FLAGS: string[];
 }
 
 /** Builds the CLI once (reused afterwards) and returns its bin folder. */
@@ -30,6 +31,14 @@ export function pulumiCliBin(): string {
 /** The pinned release (`v3.274.1`). */
 export function pulumiCliVersion(): string {
   return (require(BUILD_SCRIPT) as BuildScript).PULUMI_VERSION;
+}
+
+/**
+ * The flags our Go language host compiles a program with (`go build FLAGS -o OUT .`): a Go program a test builds or
+ * vets with them reuses the packages the CLI's build left in Go's build cache, instead of compiling them again.
+ */
+export function goProgramBuildFlags(): string[] {
+  return [...(require(BUILD_SCRIPT) as BuildScript).PROGRAM_BUILD_FLAGS];
 }
 
 export interface PulumiResult {

@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/cloudcost/cloudcost-pulumi/scripts/pulumi-cli/langhost"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
@@ -33,6 +34,11 @@ import (
 
 // version is stamped by scripts/pulumi-cli.js (-ldflags -X main.version=…), the CLI's own release.
 var version = "dev"
+
+// programBuildFlags are a program's `go build` flags before -o, stamped by scripts/pulumi-cli.js: the CLI's own
+// (PROGRAM_BUILD_FLAGS there), so that the packages a program shares with the CLI come from Go's build cache.
+// Unstamped: no VCS stamp and no paths of this machine in the program.
+var programBuildFlags = "-buildvcs=false -trimpath"
 
 type host struct {
 	*langhost.Base
@@ -99,7 +105,8 @@ func build(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("could not create the program's executable: %w", err)
 	}
 	_ = out.Close()
-	cmd := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-trimpath", "-o", out.Name(), ".")
+	args := append(append([]string{"build"}, strings.Fields(programBuildFlags)...), "-o", out.Name(), ".")
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Stdout = struct{ *os.File }{os.Stdout}
 	cmd.Stderr = struct{ *os.File }{os.Stderr}
