@@ -81,15 +81,15 @@ function ourSources() {
   );
 }
 /**
- * What a build is made from: a change to any of them (our hosts' source, a pin) or to PROGRAM_BUILD_FLAGS (stamped into
- * the Go host; inputsDigest) means the folder is stale.
+ * What a build is made from: a change to any of them (our hosts' source, a pin), or to what is stamped into a host
+ * (HOST_VARIABLES, also in inputsDigest), means the folder is stale.
  */
 const INPUTS = ["go.mod", "go.sum", "tools.go", ...ourSources(), "language-yaml/go.mod", "language-yaml/go.sum"];
 /** Written into the bin folder: the digest of INPUTS the build was made from. */
 const STAMP = ".inputs-sha256";
 
 function inputsDigest() {
-  const hash = createHash("sha256").update(`${PROGRAM_BUILD_FLAGS.join(" ")}\0`);
+  const hash = createHash("sha256").update(`${JSON.stringify(HOST_VARIABLES)}\0`);
   for (const file of INPUTS) hash.update(`${file}\0`).update(readFileSync(join(MODULE_DIR, file)));
   return hash.digest("hex");
 }
@@ -156,28 +156,28 @@ const GO_BUILD_FLAGS = [...LEAN_BUILD_FLAGS, "-tags", "osusergo,grpcnotrace"];
  */
 const PROGRAM_BUILD_FLAGS = ["-buildvcs=false", ...GO_BUILD_FLAGS];
 
+/**
+ * The build flags of one executable: the CLI's, then a link without symbol table or DWARF that sets each of VARIABLES
+ * (`-X 'name=value'`, quoted: a value may hold spaces).
+ */
+function buildFlags(variables) {
+  const stamps = Object.entries(variables).map(([name, value]) => `-X '${name}=${value}'`);
+  return [...GO_BUILD_FLAGS, "-ldflags", ["-s -w", ...stamps].join(" ")];
+}
+
+/** What each of our hosts has stamped besides its version: the Go host, the flags it compiles a program with. */
+const HOST_VARIABLES = { "language-go": { "main.programBuildFlags": PROGRAM_BUILD_FLAGS.join(" ") } };
+
 function build(out) {
-  const stamp = (variable, more = "") => [...GO_BUILD_FLAGS, "-ldflags", `-s -w -X ${variable}=${VERSION}${more}`];
-  go(["build", ...stamp(`${SDK}/go/common/version.Version`), "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
+  const pulumi = buildFlags({ [`${SDK}/go/common/version.Version`]: VERSION });
+  go(["build", ...pulumi, "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
   for (const dir of OUR_HOSTS) {
-    const more = dir === "language-go" ? ` -X 'main.programBuildFlags=${PROGRAM_BUILD_FLAGS.join(" ")}'` : "";
-    go(["build", ...stamp("main.version", more), "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
+    const host = buildFlags({ "main.version": VERSION, ...HOST_VARIABLES[dir] });
+    go(["build", ...host, "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
   }
   // The CLI's flags and (language-yaml/go.mod) the CLI's module versions: the packages the two share compile once.
-  const yaml = pinned(YAML, YAML_MODULE_DIR);
-  go(
-    [
-      "build",
-      ...GO_BUILD_FLAGS,
-      "-ldflags",
-      `-s -w -X ${YAML}/pkg/version.Version=${yaml}`,
-      "-o",
-      join(out, "pulumi-language-yaml"),
-      YAML_TARGET,
-    ],
-    "building pulumi-language-yaml",
-    YAML_MODULE_DIR,
-  );
+  const yaml = buildFlags({ [`${YAML}/pkg/version.Version`]: pinned(YAML, YAML_MODULE_DIR) });
+  go(["build", ...yaml, "-o", join(out, "pulumi-language-yaml"), YAML_TARGET], "building pulumi-language-yaml", YAML_MODULE_DIR);
   const sdkDir = go(["list", "-m", "-f", "{{.Dir}}", SDK], "locating the sdk/v3 module").trim();
   // The module cache is read-only; the copies must be executable for the engine (and our Python host) to start them.
   for (const [from, name] of [

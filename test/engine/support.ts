@@ -191,9 +191,9 @@ export const GO_COMPILE_TIMEOUT_MS = 900_000;
 /**
  * Compiles the Go program in DIR as our Go language host does (`go build` with its flags: goProgramBuildFlags), the
  * executable thrown away, so that Go's build cache holds every package the program imports and the `pulumi up` after
- * it compiles only the program. On a cold cache that first compile
- * (the Pulumi SDK, gRPC, protobuf) took over 300 s on a loaded 2-core machine inside `pulumi up`, whose hang
- * guard (300 s) then killed the CLI: a slow setup step, not a hang, so it runs here under its own bound.
+ * it compiles only the program. On a cold cache that first compile (the Pulumi SDK, gRPC, protobuf) took over 300 s on
+ * a loaded 2-core machine inside `pulumi up`, whose hang guard (300 s) then killed the CLI: a slow setup step, not a
+ * hang, so it runs here under its own bound.
  */
 export async function compileGoProgram(dir: string): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), "cloudcost-go-program-"));
