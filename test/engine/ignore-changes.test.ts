@@ -8,10 +8,6 @@ import { DECLARED_PROGRAM, DECLARED_RESOURCES, changes, nameOf, useEngineFixture
 
 const f = useEngineFixture();
 
-async function declare(stack: PulumiStack, resources: Declared[]): Promise<void> {
-  await stack.setConfigObject(DECLARED_RESOURCES, resources);
-}
-
 /** The service's `updatedAt` of an object: unchanged means nobody wrote it. */
 async function updatedAt(kind: Kind, id: string): Promise<string> {
   if (kind === "CloudGroup") return (await f.api.getGroup(id)).updatedAt;
@@ -77,63 +73,62 @@ const FIELDS: Record<Kind, { base: Record<string, unknown>; values: Record<strin
 };
 
 /**
- * The stack's resources: two groups the subjects may name (`scope-a`/`scope-b`), and one subject per input with
- * that input set to the value VALUES gives it, each ignoring its own input when IGNORE is set. One subject per
- * input in one stack: each is its own object, so what one `up` does to each is what it would do alone — three
- * CLI runs per kind instead of five per input.
+ * The stack's resources: two groups the subjects may name (`scope-a`/`scope-b`), and one subject per input of every
+ * kind with that input set to the value VALUES gives it, each ignoring its own input when IGNORE is set. Every subject
+ * in one stack: each is its own object (the scope groups are only named, never changed), so what one `up` does to each
+ * is what it would do alone — three CLI runs for all 30 inputs instead of five per input (issue 39: three per kind).
  */
-function declaration(kind: Kind, pick: 0 | 1, ignore: boolean): Declared[] {
+function declaration(pick: 0 | 1, ignore: boolean): Declared[] {
   const scopes: Declared[] = [
-    { kind: "CloudGroup", name: "scope-a", inputs: { name: `Scope A ${kind}` } },
-    { kind: "CloudGroup", name: "scope-b", inputs: { name: `Scope B ${kind}` } },
+    { kind: "CloudGroup", name: "scope-a", inputs: { name: "Scope A" } },
+    { kind: "CloudGroup", name: "scope-b", inputs: { name: "Scope B" } },
   ];
-  const subjects = Object.entries(FIELDS[kind].values).map(([field, values]): Declared => {
-    const value = values[pick];
-    // Group names are unique in an organization (spec: 409), so each subject's name says its input.
-    const inputs: Record<string, unknown> = { ...FIELDS[kind].base, name: `${FIELDS[kind].base.name as string} (${field})` };
-    let groupOf: string | undefined;
-    if (field === "groupId") groupOf = value as string;
-    else if (value !== undefined) inputs[field] = value;
-    return { kind, name: subjectName(field), inputs, groupOf, options: { ignoreChanges: ignore ? [field] : [] } };
-  });
+  const subjects = KINDS.flatMap((kind) =>
+    Object.entries(FIELDS[kind].values).map(([field, values]): Declared => {
+      const value = values[pick];
+      // Group names are unique in an organization (spec: 409), so each subject's name says its input.
+      const inputs: Record<string, unknown> = { ...FIELDS[kind].base, name: `${FIELDS[kind].base.name as string} (${field})` };
+      let groupOf: string | undefined;
+      if (field === "groupId") groupOf = value as string;
+      else if (value !== undefined) inputs[field] = value;
+      return { kind, name: subjectName(kind, field), inputs, groupOf, options: { ignoreChanges: ignore ? [field] : [] } };
+    }),
+  );
   return [...scopes, ...subjects];
 }
 
-const subjectName = (field: string): string => `subject-${field}`;
+const KINDS = Object.keys(FIELDS) as Kind[];
+const subjectName = (kind: Kind, field: string): string => `subject-${kind}-${field}`;
 
-describe.each(Object.keys(FIELDS) as Kind[])("ignoreChanges on every input of %s", (kind) => {
-  let stack: PulumiStack;
-  /** Per subject: its ID, its `updatedAt` after the first `up`, and after the second (inputs changed, ignored). */
-  const seen = new Map<string, { id: string; written: string; after: string }>();
-  let secondUp: number;
-  let preview: Awaited<ReturnType<PulumiStack["previewJson"]>>;
-  beforeAll(async () => {
-    stack = await f.stack(DECLARED_PROGRAM, `ignore-${kind}`);
-    await declare(stack, declaration(kind, 0, false));
-    expect((await stack.up()).code).toBe(0);
-    const resources = (await stack.exportState()).deployment.resources!;
+/** Per subject: its kind, its ID, its `updatedAt` after the first `up`, and after the second (inputs changed, ignored). */
+const seen = new Map<string, { kind: Kind; id: string; written: string; after: string }>();
+let secondUp: number;
+let preview: Awaited<ReturnType<PulumiStack["previewJson"]>>;
+beforeAll(async () => {
+  const stack = await f.stack(DECLARED_PROGRAM, "ignore", [{ key: DECLARED_RESOURCES, value: JSON.stringify(declaration(0, false)) }]);
+  expect((await stack.up()).code).toBe(0);
+  const resources = (await stack.exportState()).deployment.resources!;
+  for (const kind of KINDS)
     for (const field of Object.keys(FIELDS[kind].values)) {
-      const subject = resources.find((r) => nameOf(r.urn) === subjectName(field));
-      if (subject?.id) seen.set(field, { id: subject.id, written: await updatedAt(kind, subject.id), after: "" });
+      const subject = resources.find((r) => nameOf(r.urn) === subjectName(kind, field));
+      if (subject?.id) seen.set(subjectName(kind, field), { kind, id: subject.id, written: await updatedAt(kind, subject.id), after: "" });
     }
-    await declare(stack, declaration(kind, 1, true));
-    secondUp = (await stack.up()).code;
-    for (const entry of seen.values()) entry.after = await updatedAt(kind, entry.id);
-    preview = await stack.previewJson(["--refresh"]);
-  });
-  afterAll(async () => {
-    await stack?.destroy();
-  });
+  await stack.setConfigObject(DECLARED_RESOURCES, declaration(1, true));
+  secondUp = (await stack.up()).code;
+  for (const entry of seen.values()) entry.after = await updatedAt(entry.kind, entry.id);
+  preview = await stack.previewJson(["--refresh"]);
+});
 
+describe.each(KINDS)("ignoreChanges on every input of %s", (kind) => {
   it.each(Object.keys(FIELDS[kind].values))(
     "%s: a changed value under ignoreChanges leaves the object alone, through up and preview --refresh",
     (field) => {
-      const subject = seen.get(field);
+      const subject = seen.get(subjectName(kind, field));
       expect(subject).toBeDefined();
       expect(secondUp).toBe(0);
       expect(subject!.after).toBe(subject!.written);
       expect(preview.code).toBe(0);
-      expect(changes(preview.digest).filter((s) => nameOf(s.urn) === subjectName(field))).toEqual([]);
+      expect(changes(preview.digest).filter((s) => nameOf(s.urn) === subjectName(kind, field))).toEqual([]);
     },
   );
 });

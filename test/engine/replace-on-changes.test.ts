@@ -4,8 +4,12 @@
  * made behind Pulumi's back. The SDK's dynamic-provider host passes no changed keys; on `changes: true` the engine
  * planned an update for a `replaceOnChanges` field and named nothing. The handlers answer a change "unknown", and
  * the engine diffs the inputs itself (provider/src/runtime/handlers.ts).
+ *
+ * Every subject is independent of the others (no subject references another), so one stack holds them all and each
+ * test judges its own from the shared runs: the engine plans and applies each resource on its own, and one stack per
+ * subject cost seven times the CLI runs for the same verdicts (issue 39).
  */
-import type { PulumiStack } from "@cloudcost/testkit";
+import type { PreviewDigest } from "@cloudcost/testkit";
 import {
   DECLARED_PROGRAM,
   DECLARED_RESOURCES,
@@ -36,6 +40,27 @@ const SUBJECTS: Record<Kind, { inputs: Record<string, unknown>; field: string; v
     values: ["csv", "pdf"],
   },
 };
+const KINDS = Object.keys(SUBJECTS) as Kind[];
+/** With `replaceOnChanges: [field]`, and without. */
+const ROLES = ["roc", "upd"] as const;
+type Role = (typeof ROLES)[number];
+const DRIFT = "drift";
+
+/** The stack's resources: a subject per kind and role (named after both: group names are unique), and an alert to drift. */
+function declaration(version: 0 | 1): Declared[] {
+  const subjects = KINDS.flatMap((kind) =>
+    ROLES.map((role): Declared & { options?: { replaceOnChanges?: string[] } } => {
+      const { inputs, field, values } = SUBJECTS[kind];
+      return {
+        kind,
+        name: `${role}-${kind}`,
+        inputs: { ...inputs, name: `${String(inputs.name)} ${role}`, [field]: values[version] },
+        options: role === "roc" ? { replaceOnChanges: [field] } : {},
+      };
+    }),
+  );
+  return [...subjects, { kind: "BudgetAlert", name: DRIFT, inputs: { name: "Drifted alert", amount: 100 } }];
+}
 
 async function live(kind: Kind, id: string): Promise<Record<string, unknown> | undefined> {
   const read = kind === "CloudGroup" ? f.api.getGroup(id) : kind === "BudgetAlert" ? f.api.getAlert(id) : f.api.getReport(id);
@@ -43,74 +68,66 @@ async function live(kind: Kind, id: string): Promise<Record<string, unknown> | u
     Record<string, unknown> | undefined;
 }
 
-async function subjectId(stack: PulumiStack): Promise<string> {
-  const [subject] = (await stack.exportState()).deployment.resources!.filter((r) => nameOf(r.urn) === "subject");
-  return subject!.id!;
-}
+/** What the shared runs saw: each subject's id before and after the second `up`, and the two previews. */
+const seen = {} as {
+  before: Map<string, string>;
+  after: Map<string, string>;
+  changed: { code: number; digest: PreviewDigest };
+  drifted: { code: number; digest: PreviewDigest };
+  drift: Awaited<ReturnType<typeof changeAlertAmount>>;
+};
 
-describe.each(Object.keys(SUBJECTS) as Kind[])("%s", (kind) => {
-  const { inputs, field, values } = SUBJECTS[kind];
-  // Each test names its object after its stack: group names are unique, and one test's leftovers must not fail another.
-  const declare = (stack: PulumiStack, value: unknown, options: Declared["options"] & { replaceOnChanges?: string[] }) =>
-    stack.setConfigObject(DECLARED_RESOURCES, [
-      { kind, name: "subject", inputs: { ...inputs, name: `${String(inputs.name)} ${stack.name}`, [field]: value }, options },
-    ]);
+beforeAll(async () => {
+  const stack = await f.stack(DECLARED_PROGRAM, "subjects", [{ key: DECLARED_RESOURCES, value: JSON.stringify(declaration(0)) }]);
+  const ids = async () => new Map((await stack.exportState()).deployment.resources!.filter((r) => r.id).map((r) => [nameOf(r.urn), r.id!]));
+  expectSuccess(await stack.up());
+  seen.before = await ids();
+
+  await stack.setConfigObject(DECLARED_RESOURCES, declaration(1));
+  seen.changed = await stack.previewJson();
+  expectSuccess(await stack.up());
+  seen.after = await ids();
+
+  // Behind Pulumi's back, once the program's changes are applied: the next refresh has this one change to find.
+  seen.drift = await changeAlertAmount(f.api, stack, TYPES.alert, DRIFT);
+  seen.drifted = await stack.previewJson(["--refresh"]);
+});
+
+/** The steps the first preview planned for one subject. */
+const stepsOf = (role: Role, kind: Kind) => changes(seen.changed.digest).filter((s) => nameOf(s.urn) === `${role}-${kind}`);
+
+describe.each(KINDS)("%s", (kind) => {
+  const { field, values } = SUBJECTS[kind];
 
   it(`replaceOnChanges: ["${field}"]: a changed ${field} is planned as a replacement naming it, and up replaces the object`, async () => {
-    const stack = await f.stack(DECLARED_PROGRAM, `roc-${kind}`);
-    await declare(stack, values[0], { replaceOnChanges: [field] });
-    expectSuccess(await stack.up());
-    const before = await subjectId(stack);
-
-    await declare(stack, values[1], { replaceOnChanges: [field] });
-    const { code, digest } = await stack.previewJson();
-    expect(code).toBe(0);
-    const steps = changes(digest).filter((s) => nameOf(s.urn) === "subject");
+    expect(seen.changed.code).toBe(0);
+    const steps = stepsOf("roc", kind);
     expect(steps.map((s) => s.op)).not.toContain("update");
     const replace = steps.find((s) => s.op === "replace");
     expect(replace?.replaceReasons).toEqual([field]);
     expect(replace?.diffReasons).toEqual([field]);
 
-    expectSuccess(await stack.up());
-    const after = await subjectId(stack);
+    const [before, after] = [seen.before.get(`roc-${kind}`)!, seen.after.get(`roc-${kind}`)!];
     expect(after).not.toBe(before);
     expect(await live(kind, before)).toBeUndefined();
     expect((await live(kind, after))?.[field]).toEqual(values[1]);
-    expectSuccess(await stack.destroy());
   });
 
   it(`without replaceOnChanges a changed ${field} is an update in place that names it (diffReasons, detailedDiff)`, async () => {
-    const stack = await f.stack(DECLARED_PROGRAM, `upd-${kind}`);
-    await declare(stack, values[0], {});
-    expectSuccess(await stack.up());
-    const before = await subjectId(stack);
-
-    await declare(stack, values[1], {});
-    const { code, digest } = await stack.previewJson();
-    expect(code).toBe(0);
-    const steps = changes(digest).filter((s) => nameOf(s.urn) === "subject");
-    expect(steps.map((s) => [s.op, s.diffReasons, s.detailedDiff])).toEqual([
+    expect(seen.changed.code).toBe(0);
+    expect(stepsOf("upd", kind).map((s) => [s.op, s.diffReasons, s.detailedDiff])).toEqual([
       ["update", [field], { [field]: { kind: "update", inputDiff: true } }],
     ]);
-    expectSuccess(await stack.up());
-    expect(await subjectId(stack)).toBe(before);
+    const before = seen.before.get(`upd-${kind}`)!;
+    expect(seen.after.get(`upd-${kind}`)).toBe(before);
     expect((await live(kind, before))?.[field]).toEqual(values[1]);
-    expectSuccess(await stack.destroy());
   });
 });
 
-test("a change made behind Pulumi's back shows in preview --refresh --json as an update naming the field", async () => {
-  const stack = await f.stack(DECLARED_PROGRAM, "drift");
-  await stack.setConfigObject(DECLARED_RESOURCES, [
-    { kind: "BudgetAlert", name: "subject", inputs: { name: "Drifted alert", amount: 100 } },
+test("a change made behind Pulumi's back shows in preview --refresh --json as an update naming the field", () => {
+  expect(seen.drifted.code).toBe(0);
+  // Only the drifted alert: every subject's change was applied by the `up` before it.
+  expect(changes(seen.drifted.digest).map((s) => [s.op, nameOf(s.urn), s.diffReasons, s.detailedDiff])).toEqual([
+    ["update", seen.drift.name, ["amount"], { amount: { kind: "update", inputDiff: true } }],
   ]);
-  expectSuccess(await stack.up());
-  const drift = await changeAlertAmount(f.api, stack, TYPES.alert);
-  const { code, digest } = await stack.previewJson(["--refresh"]);
-  expect(code).toBe(0);
-  const planned = changes(digest);
-  expect(planned.map((s) => [s.op, nameOf(s.urn), s.diffReasons, s.detailedDiff])).toEqual([
-    ["update", drift.name, ["amount"], { amount: { kind: "update", inputDiff: true } }],
-  ]);
-  expectSuccess(await stack.destroy());
 });

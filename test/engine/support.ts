@@ -169,16 +169,17 @@ export function expectSuccess(result: { code: number; stdout: string; stderr: st
 }
 
 /**
- * Sets the stack's first alert of TYPE (dynamic or native) to another amount through the API, as a portal user
- * would, behind Pulumi's back.
+ * Sets the stack's first alert of TYPE (dynamic or native), or its alert named NAME, to another amount through the
+ * API, as a portal user would, behind Pulumi's back.
  */
 export async function changeAlertAmount(
   api: CloudCostClient,
   stack: PulumiStack,
   type: string,
+  name?: string,
 ): Promise<{ name: string; id: string; declared: number; drifted: number }> {
-  const [alert] = await stack.resourcesOfType(type);
-  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert`);
+  const [alert] = (await stack.resourcesOfType(type)).filter((r) => name === undefined || nameOf(r.urn) === name);
+  if (!alert?.id) throw new Error(`stack ${stack.name} has no budget alert${name === undefined ? "" : ` named ${name}`}`);
   const current = await api.getAlert(alert.id);
   const drifted = current.amount + 1234;
   await api.replaceAlert(alert.id, { ...z.object(AlertInput.shape).parse(current), amount: drifted });
