@@ -76,7 +76,7 @@ const FIELDS: Record<Kind, { base: Record<string, unknown>; values: Record<strin
  * The stack's resources: two groups the subjects may name (`scope-a`/`scope-b`), and one subject per input of every
  * kind with that input set to the value VALUES gives it, each ignoring its own input when IGNORE is set. Every subject
  * in one stack: each is its own object (the scope groups are only named, never changed), so what one `up` does to each
- * is what it would do alone — three CLI runs for all 30 inputs instead of five per input (issue 39: three per kind).
+ * is what it would do alone — three CLI runs for all 30 inputs (issue 39; before, three for each kind).
  */
 function declaration(pick: 0 | 1, ignore: boolean): Declared[] {
   const scopes: Declared[] = [

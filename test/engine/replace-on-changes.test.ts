@@ -49,7 +49,7 @@ const DRIFT = "drift";
 /** The stack's resources: a subject per kind and role (named after both: group names are unique), and an alert to drift. */
 function declaration(version: 0 | 1): Declared[] {
   const subjects = KINDS.flatMap((kind) =>
-    ROLES.map((role): Declared & { options?: { replaceOnChanges?: string[] } } => {
+    ROLES.map((role): Declared => {
       const { inputs, field, values } = SUBJECTS[kind];
       return {
         kind,
@@ -68,7 +68,7 @@ async function live(kind: Kind, id: string): Promise<Record<string, unknown> | u
     Record<string, unknown> | undefined;
 }
 
-/** What the shared runs saw: each subject's id before and after the second `up`, and the two previews. */
+/** What the shared runs saw: each resource's id after the first `up` and after the second, and the two previews. */
 const seen = {} as {
   before: Map<string, string>;
   after: Map<string, string>;

@@ -44,7 +44,7 @@ export interface Declared {
   inputs?: Record<string, unknown>;
   get?: string;
   groupOf?: string;
-  options?: { ignoreChanges?: string[]; retainOnDelete?: boolean; deleteBeforeReplace?: boolean };
+  options?: { ignoreChanges?: string[]; replaceOnChanges?: string[]; retainOnDelete?: boolean; deleteBeforeReplace?: boolean };
 }
 
 /** Type tokens of the dynamic resources (provider/src/resource-class.ts). */
