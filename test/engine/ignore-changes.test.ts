@@ -4,7 +4,7 @@
  * must not write the object (its `updatedAt` stays) and `preview --refresh` must plan nothing for it.
  */
 import type { PulumiStack } from "@cloudcost/testkit";
-import { DECLARED_PROGRAM, DECLARED_RESOURCES, changes, nameOf, useEngineFixture, type Declared, type Kind } from "./support";
+import { DECLARED_PROGRAM, DECLARED_RESOURCES, changes, idsByName, nameOf, useEngineFixture, type Declared, type Kind } from "./support";
 
 const f = useEngineFixture();
 
@@ -107,11 +107,11 @@ let preview: Awaited<ReturnType<PulumiStack["previewJson"]>>;
 beforeAll(async () => {
   const stack = await f.stack(DECLARED_PROGRAM, "ignore", [{ key: DECLARED_RESOURCES, value: JSON.stringify(declaration(0, false)) }]);
   expect((await stack.up()).code).toBe(0);
-  const resources = (await stack.exportState()).deployment.resources!;
+  const ids = await idsByName(stack);
   for (const kind of KINDS)
     for (const field of Object.keys(FIELDS[kind].values)) {
-      const subject = resources.find((r) => nameOf(r.urn) === subjectName(kind, field));
-      if (subject?.id) seen.set(subjectName(kind, field), { kind, id: subject.id, written: await updatedAt(kind, subject.id), after: "" });
+      const id = ids.get(subjectName(kind, field));
+      if (id) seen.set(subjectName(kind, field), { kind, id, written: await updatedAt(kind, id), after: "" });
     }
   await stack.setConfigObject(DECLARED_RESOURCES, declaration(1, true));
   secondUp = (await stack.up()).code;

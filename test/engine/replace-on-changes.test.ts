@@ -16,6 +16,7 @@ import {
   changeAlertAmount,
   changes,
   expectSuccess,
+  idsByName,
   nameOf,
   TYPES,
   useEngineFixture,
@@ -44,6 +45,7 @@ const KINDS = Object.keys(SUBJECTS) as Kind[];
 /** With `replaceOnChanges: [field]`, and without. */
 const ROLES = ["roc", "upd"] as const;
 type Role = (typeof ROLES)[number];
+const subjectName = (role: Role, kind: Kind): string => `${role}-${kind}`;
 const DRIFT = "drift";
 
 /** The stack's resources: a subject per kind and role (named after both: group names are unique), and an alert to drift. */
@@ -53,7 +55,7 @@ function declaration(version: 0 | 1): Declared[] {
       const { inputs, field, values } = SUBJECTS[kind];
       return {
         kind,
-        name: `${role}-${kind}`,
+        name: subjectName(role, kind),
         inputs: { ...inputs, name: `${String(inputs.name)} ${role}`, [field]: values[version] },
         options: role === "roc" ? { replaceOnChanges: [field] } : {},
       };
@@ -79,14 +81,13 @@ const seen = {} as {
 
 beforeAll(async () => {
   const stack = await f.stack(DECLARED_PROGRAM, "subjects", [{ key: DECLARED_RESOURCES, value: JSON.stringify(declaration(0)) }]);
-  const ids = async () => new Map((await stack.exportState()).deployment.resources!.filter((r) => r.id).map((r) => [nameOf(r.urn), r.id!]));
   expectSuccess(await stack.up());
-  seen.before = await ids();
+  seen.before = await idsByName(stack);
 
   await stack.setConfigObject(DECLARED_RESOURCES, declaration(1));
   seen.changed = await stack.previewJson();
   expectSuccess(await stack.up());
-  seen.after = await ids();
+  seen.after = await idsByName(stack);
 
   // Behind Pulumi's back, once the program's changes are applied: the next refresh has this one change to find.
   seen.drift = await changeAlertAmount(f.api, stack, TYPES.alert, DRIFT);
@@ -94,7 +95,7 @@ beforeAll(async () => {
 });
 
 /** The steps the first preview planned for one subject. */
-const stepsOf = (role: Role, kind: Kind) => changes(seen.changed.digest).filter((s) => nameOf(s.urn) === `${role}-${kind}`);
+const stepsOf = (role: Role, kind: Kind) => changes(seen.changed.digest).filter((s) => nameOf(s.urn) === subjectName(role, kind));
 
 describe.each(KINDS)("%s", (kind) => {
   const { field, values } = SUBJECTS[kind];
@@ -107,7 +108,7 @@ describe.each(KINDS)("%s", (kind) => {
     expect(replace?.replaceReasons).toEqual([field]);
     expect(replace?.diffReasons).toEqual([field]);
 
-    const [before, after] = [seen.before.get(`roc-${kind}`)!, seen.after.get(`roc-${kind}`)!];
+    const [before, after] = [seen.before.get(subjectName("roc", kind))!, seen.after.get(subjectName("roc", kind))!];
     expect(after).not.toBe(before);
     expect(await live(kind, before)).toBeUndefined();
     expect((await live(kind, after))?.[field]).toEqual(values[1]);
@@ -118,8 +119,8 @@ describe.each(KINDS)("%s", (kind) => {
     expect(stepsOf("upd", kind).map((s) => [s.op, s.diffReasons, s.detailedDiff])).toEqual([
       ["update", [field], { [field]: { kind: "update", inputDiff: true } }],
     ]);
-    const before = seen.before.get(`upd-${kind}`)!;
-    expect(seen.after.get(`upd-${kind}`)).toBe(before);
+    const before = seen.before.get(subjectName("upd", kind))!;
+    expect(seen.after.get(subjectName("upd", kind))).toBe(before);
     expect((await live(kind, before))?.[field]).toEqual(values[1]);
   });
 });

@@ -152,6 +152,12 @@ export function nameOf(urn: string): string {
   return urn.split("::").pop() ?? urn;
 }
 
+/** The ID of each resource in the stack's state that has one, by its name (nameOf). */
+export async function idsByName(stack: PulumiStack): Promise<Map<string, string>> {
+  const resources = (await stack.exportState()).deployment.resources ?? [];
+  return new Map(resources.filter((r) => r.id).map((r) => [nameOf(r.urn), r.id!]));
+}
+
 /**
  * The cloudcost resources' inputs and outputs without what changes on every write (`updatedAt`), for comparing
  * states, from an export with secrets shown (their ciphertexts change on every save).
