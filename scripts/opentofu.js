@@ -6,8 +6,8 @@
  * checksumming every module, and the one `replace` of the release's own go.mod copied (OpenTofu builds on its
  * fork of hcl/v2; without it `internal/lang/blocktoattr` does not compile). See scripts/opentofu/README.md.
  *
- * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags, `version.dev=no` as release builds set it, so
- * `tofu version` prints the plain release) from the module proxy Go is configured with; nothing of OpenTofu's
+ * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags for the CLIs, `version.dev=no` as release
+ * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with; nothing of OpenTofu's
  * source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go:
  * their digest is stamped into it) is reused; a build goes to a temporary folder first and is renamed into
  * place, so an interrupted or concurrent build never leaves half a folder behind.
@@ -21,7 +21,7 @@ const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
 const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
-const { LEAN_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
+const { CLI_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "opentofu");
@@ -38,13 +38,13 @@ const VERSION = pinned();
 const CACHE = join(REPO, ".cache", "opentofu", VERSION);
 const BIN = join(CACHE, "bin");
 const EXECUTABLE = join(BIN, "tofu");
-/** What a build is made from: a change to any of them means the folder is stale. */
+/** What a build is made from, with its flags: a change to any of them means the folder is stale. */
 const INPUTS = ["go.mod", "go.sum", "tools.go"];
-/** Written into the bin folder: the digest of INPUTS the build was made from. */
+/** Written into the bin folder: the digest of INPUTS and the build flags the build was made from. */
 const STAMP = ".inputs-sha256";
 
 function inputsDigest() {
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(`${CLI_BUILD_FLAGS.join(" ")}\0`);
   for (const file of INPUTS) hash.update(`${file}\0`).update(readFileSync(join(MODULE_DIR, file)));
   return hash.digest("hex");
 }
@@ -120,7 +120,7 @@ function ensureOpenTofu() {
       throw new BuildError(`${err.message}\nIs the Go module proxy reachable (GOPROXY=${proxy})?`, { cause: err });
     }
     go(
-      ["build", ...LEAN_BUILD_FLAGS, "-ldflags", `-s -w -X ${TOFU}/version.dev=no`, "-o", join(staging, "tofu"), `${TOFU}/cmd/tofu`],
+      ["build", ...CLI_BUILD_FLAGS, "-ldflags", `-s -w -X ${TOFU}/version.dev=no`, "-o", join(staging, "tofu"), `${TOFU}/cmd/tofu`],
       "building tofu",
     );
     if (!answersVersion(join(staging, "tofu"))) throw new BuildError(`the tofu just built does not answer \`version\` with ${VERSION}`);

@@ -39,7 +39,7 @@ const {
   writeFileSync,
 } = require("node:fs");
 const { join, relative } = require("node:path");
-const { LEAN_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
+const { CLI_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "pulumi-cli");
@@ -143,10 +143,11 @@ function download() {
 }
 
 /**
- * The flags of the CLI's and our hosts' builds. Exported so that `go test ./langhost` in CI compiles with the same
- * ones: Go's build cache keys every package by them, so only then does the test reuse what this build compiled.
+ * The flags of the CLI's and our hosts' builds (OpenTofu's too). Exported so that `go test ./langhost` in CI compiles
+ * with the same ones: Go's build cache keys every package by them, so only then does the test reuse what this build
+ * compiled.
  */
-const GO_BUILD_FLAGS = [...LEAN_BUILD_FLAGS, "-tags", "osusergo,grpcnotrace"];
+const GO_BUILD_FLAGS = CLI_BUILD_FLAGS;
 
 /**
  * The flags our Go language host compiles a program with (`go build FLAGS -o …`; stamped into it below), and every Go

@@ -6,8 +6,9 @@ import { join } from "node:path";
  * Pulumi CLI shares the CLI's compiled packages only if it pins the CLI's version of each module the two share
  * (issue 39: a cold CI builds them all). scripts/pulumi-cli.js builds the YAML language host in a module of its own
  * (pulumi-yaml needs an older pkg/v3 than the CLI's); every Go program the tests compile starts from the Go examples'
- * go.mod, with the CLI's flags (PROGRAM_BUILD_FLAGS). A CLI upgrade that forgets one of these still builds, only
- * slower: this says which pins to move.
+ * go.mod, with the CLI's flags (PROGRAM_BUILD_FLAGS); scripts/opentofu.js builds OpenTofu with the same flags, in a
+ * wrapper module that pins, for every module the two CLIs share, the same version as the CLI's. A CLI upgrade that
+ * forgets one of these still builds, only slower: this says which pins to move.
  */
 const REPO = join(__dirname, "..", "..");
 const MODULE_DIR = join(REPO, "scripts", "pulumi-cli");
@@ -53,5 +54,19 @@ describe.each(["quickstart-go", "platform-teams-go"])("examples/%s's module", (e
 
   it("pins the CLI's version of every module the two share (`go get MODULE@VERSION`, then `go mod tidy`)", () => {
     expect(apartFromCli(program, cli)).toEqual([]);
+  });
+});
+
+describe("OpenTofu's wrapper module", () => {
+  const tofu = requirements(join(REPO, "scripts", "opentofu", "go.mod"));
+  /** OpenTofu builds on its fork of HCL (the wrapper's `replace` of hcl/v2 at the version its release requires). */
+  const forked = ["github.com/hashicorp/hcl/v2"];
+
+  it("reads the wrapper's go.mod", () => {
+    expect(tofu.get("github.com/opentofu/opentofu")).toMatch(/^v1\./);
+  });
+
+  it("pins the CLI's version of every module the two share, but the one OpenTofu replaces with its fork", () => {
+    expect(apartFromCli(tofu, cli, forked)).toEqual([]);
   });
 });
