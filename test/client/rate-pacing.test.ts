@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudCostClient, closeAllPools, type RequestEvent } from "@cloudcost/api";
 import { spawn, type ChildProcess } from "node:child_process";
-import { cliJson, readyLine, startHookTimeout, stopChild } from "@cloudcost/testkit";
+import { cliJson, readyLine, stopChild } from "@cloudcost/testkit";
 
 let child: ChildProcess;
 let server: { url: string };
@@ -33,7 +33,7 @@ beforeAll(async () => {
     () => stderr,
   );
   server = { url };
-}, startHookTimeout());
+});
 afterAll(async () => {
   await closeAllPools();
   if (child) await stopChild(child);
@@ -58,7 +58,7 @@ test("100 calls against a limit of 20 per window: all succeed and none is refuse
   await run([client], 100);
   expect(events.filter((e) => e.status === 429)).toEqual([]);
   expect(events.filter((e) => e.status === 200)).toHaveLength(100);
-}, 60_000);
+});
 
 test("two clients sharing one token: refusals are waited out to the named window, never failed", async () => {
   const events: RequestEvent[] = [];
@@ -69,4 +69,4 @@ test("two clients sharing one token: refusals are waited out to the named window
   await run(clients, 100);
   expect(events.filter((e) => e.status === 200)).toHaveLength(100);
   expect(events.every((e) => e.status === 200 || e.status === 429)).toBe(true);
-}, 60_000);
+});

@@ -1,5 +1,5 @@
 import { CLIENT_REGISTRATIONS_PER_MINUTE } from "@cloudcost/api";
-import { startHookTimeout, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { DEMO_USER } from "../oauth/support/demo-user";
 import { UserAgent, hiddenFields } from "../oauth/support/user-agent";
 import { DOCUMENT_PATH, loadContract, type Operation } from "./support/contract";
@@ -91,7 +91,7 @@ describe("the service conforms to api/openapi.json (Prism proxy + Ajv)", () => {
     targets = { prism, direct };
     log = new ExchangeLog(contract, targets);
     token = await sandbox.token("read,write,run");
-  }, startHookTimeout(2));
+  });
   afterAll(async () => {
     await Promise.all([...proxies.map((p) => p.stop()), sandbox?.dispose(), limited?.dispose(), unavailable?.dispose()]);
   });

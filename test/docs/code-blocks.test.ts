@@ -26,7 +26,7 @@ beforeAll(() => {
     [require.resolve("typescript/bin/tsc"), "-p", join(REPO, "sdk", "nodejs"), "--outDir", SDK_TYPES, "--emitDeclarationOnly"],
     { stdio: "pipe" },
   );
-}, 120_000);
+});
 
 afterAll(() => {
   rmSync(WORK, { recursive: true, force: true });
@@ -59,7 +59,7 @@ describe("TypeScript code blocks in the Markdown files", () => {
       { "@cloudcost/pulumi-native": [join(SDK_TYPES, "index.d.ts")] },
     );
     expect(diagnostics.map((d) => `${d.where}: ${d.message}`)).toEqual([]);
-  }, 120_000);
+  });
 
   it("mark fragments explicitly, with a reason, and only a few", () => {
     const fragments = blocks.filter((b) => b.fragment !== undefined);
@@ -108,5 +108,5 @@ describe("TypeScript code blocks in the Markdown files", () => {
     expect(found[2]!.message).toMatch(/Cannot find name 'BudgetAlert'/);
     // The native SDK's types are really checked: a threshold without its required `basis`.
     expect(found[3]!.message).toMatch(/'basis' is missing/);
-  }, 120_000);
+  });
 });

@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { declaredDependencies, ourCommands, packageName, printedNpxCommands } from "./npx-commands";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const REPO = resolve(__dirname, "..", "..");
 const printed = printedNpxCommands(REPO);
@@ -38,7 +39,7 @@ function run(args: string[], cwd: string): Promise<{ code: number; out: string }
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   Object.assign(env, { npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0", npm_config_update_notifier: "false" });
   return new Promise((done) =>
-    execFile("npx", args, { cwd, env, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile("npx", args, { cwd, env, timeout: START_TIMEOUT_MS }, (err, stdout, stderr) =>
       done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: `${stdout}${stderr}` }),
     ),
   );
@@ -84,5 +85,5 @@ describe("npx commands in the Markdown", () => {
         usage: true,
       });
     }
-  }, 300_000);
+  });
 });

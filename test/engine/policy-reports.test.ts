@@ -11,13 +11,14 @@ import { parse as parseJunit } from "junit2json";
 import type { Verdict } from "@cloudcost/policies";
 import "../policies/sarif-matcher";
 import { DECLARED_PROGRAM, DECLARED_RESOURCES, EXAMPLES, POLICY_PACK, expectSuccess, useEngineFixture } from "./support";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const f = useEngineFixture();
 const BIN = join(POLICY_PACK, "bin", "cloudcost-policies.js");
 
 function checkPreview(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, [BIN, "check-preview", ...args], { cwd, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [BIN, "check-preview", ...args], { cwd, timeout: START_TIMEOUT_MS }, (err, stdout, stderr) =>
       resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     ),
   );

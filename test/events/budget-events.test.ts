@@ -55,7 +55,7 @@ describe("evaluation of deep budgets", () => {
     today = start.toISOString().slice(0, 10);
     expect((await control(sandbox, "POST", "/clock", token, { now: start.toISOString() })).status).toBe(200);
     secret = fields(await call(sandbox, "GET", "/webhooks/signing-secret", { token })).secret as string;
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([sandbox?.dispose(), receiver?.close()]);
   });

@@ -44,7 +44,7 @@ describe("events, the outbox and the sandbox clock", () => {
     const set = await control(sandbox, "POST", "/clock", token, { now: start.toISOString() });
     expect(fields(set)).toEqual({ now: start.toISOString(), frozen: true });
     secret = fields(await call(sandbox, "GET", "/webhooks/signing-secret", { token })).secret as string;
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([sandbox?.dispose(), receiver?.close()]);
   });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   before = groups.find((g) => g.name === "Production" && g.source === "portal")!;
   groupCount = groups.length;
   outputs = await runExample("adopt-existing", { [`${d.engine.project}:groupId`]: before.id });
-}, 60_000);
+});
 afterAll(() => d?.stop());
 
 describe("examples/adopt-existing, deployed", () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
   d = await startDeployment();
   pack = await startPolicyPack();
   await pack.configure({});
-}, 60_000);
+});
 afterAll(async () => {
   await pack?.stop();
   await d?.stop();

@@ -22,7 +22,7 @@ beforeAll(async () => {
     "cloudcost-test:owner": "oncall@example.com",
   });
   receiver = await startReceiver({ secret: await valueOf<string>(outputs.webhookSigningSecret), port, log: (line) => printed.push(line) });
-}, 60_000);
+});
 afterAll(async () => {
   await receiver?.close();
   await d?.stop();

@@ -18,7 +18,7 @@ let pack: RunningPolicyPack;
 beforeAll(async () => {
   pack = await startPolicyPack();
   await pack.configure({});
-}, 60_000);
+});
 afterAll(() => pack?.stop());
 
 describe("the examples under the policy pack's defaults", () => {

@@ -9,7 +9,7 @@ let outputs: Record<string, unknown>;
 beforeAll(async () => {
   d = await startDeployment();
   outputs = await runExample("forecast-budgets");
-}, 60_000);
+});
 afterAll(() => d?.stop());
 
 /** The current calendar quarter, computed independently of the example. */

@@ -9,7 +9,7 @@ let outputs: Record<string, unknown>;
 beforeAll(async () => {
   d = await startDeployment();
   outputs = await runExample("platform-teams", stackConfigOf("platform-teams", "dev", d.engine.project));
-}, 60_000);
+});
 afterAll(() => d?.stop());
 
 const TEAMS = [

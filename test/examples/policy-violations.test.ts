@@ -42,7 +42,7 @@ beforeAll(async () => {
   pack = await startPolicyPack();
   await pack.configure(JSON.parse(readFileSync(join(DIR, "policy-config.json"), "utf8")) as PolicyPackConfigFile);
   diagnostics = (await previewDiagnostics(pack, "policy-violations")).diagnostics.map(reported);
-}, 120_000);
+});
 
 afterAll(async () => {
   await pack?.stop();

@@ -8,7 +8,7 @@ let outputs: Record<string, unknown>;
 beforeAll(async () => {
   d = await startDeployment();
   outputs = await runExample("quickstart", { "cloudcost-test:owner": "Web-Team@Example.com" });
-}, 60_000);
+});
 afterAll(() => d?.stop());
 
 describe("examples/quickstart, deployed", () => {

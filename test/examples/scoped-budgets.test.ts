@@ -8,7 +8,7 @@ let outputs: Record<string, unknown>;
 beforeAll(async () => {
   d = await startDeployment();
   outputs = await runExample("scoped-budgets");
-}, 60_000);
+});
 afterAll(() => d?.stop());
 
 const monthStart = (offset: number): string => {

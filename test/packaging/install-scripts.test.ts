@@ -6,11 +6,12 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const REPO = join(__dirname, "..", "..");
 
 test("every dependency with an install script has an allowScripts decision (npm install-scripts ls)", async () => {
-  const { stdout } = await promisify(execFile)("npm", ["install-scripts", "ls", "--json"], { cwd: REPO, timeout: 120_000 });
+  const { stdout } = await promisify(execFile)("npm", ["install-scripts", "ls", "--json"], { cwd: REPO, timeout: START_TIMEOUT_MS });
   const { allowScripts } = JSON.parse(stdout) as { allowScripts: { name: string }[] };
   expect(allowScripts.map((p) => p.name)).toEqual([]);
-}, 150_000);
+});

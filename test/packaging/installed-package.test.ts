@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 /**
  * Proves the published packages work from `node_modules`: `npm pack`s the api, provider and policy
@@ -29,7 +30,7 @@ let packs: Map<string, string>;
 async function packWorkspaces(dest: string): Promise<Map<string, string>> {
   const { stdout } = await run("npm", ["pack", "-w", "api", "-w", "provider", "-w", "policies", "--pack-destination", dest, "--json"], {
     cwd: REPO,
-    timeout: 60_000,
+    timeout: START_TIMEOUT_MS,
   });
   const packed = JSON.parse(stdout) as { name: string; filename: string }[];
   return new Map(packed.map((p) => [p.name, join(dest, p.filename)]));
@@ -61,10 +62,10 @@ beforeAll(async () => {
   writeProject(project, packs);
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
     cwd: project,
-    timeout: 150_000,
+    timeout: START_TIMEOUT_MS,
     env: { ...process.env, npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" },
   });
-}, 200_000);
+});
 
 afterAll(() => {
   if (project) rmSync(resolve(project, ".."), { recursive: true, force: true });
@@ -82,7 +83,7 @@ describe("the packed packages, installed from tarballs", () => {
     ];
     // Resolved by plain Node inside the project, as a user's program would.
     const script = `console.log(JSON.stringify(${JSON.stringify(specs)}.map((s) => { try { return require.resolve(s); } catch (e) { return e.code; } })))`;
-    const { stdout } = await run(process.execPath, ["-e", script], { cwd: project, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["-e", script], { cwd: project, timeout: START_TIMEOUT_MS });
     const [api, provider, runtime, policies, ...deep] = JSON.parse(stdout) as string[];
     for (const file of [api, provider, runtime, policies]) {
       expect(file!.startsWith(join(project, "node_modules"))).toBe(true);
@@ -112,7 +113,7 @@ describe("the packed packages, installed from tarballs", () => {
       types: [],
     };
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["typed-program.ts"] }));
-    const result = await run(process.execPath, [TSC, "-p", "."], { cwd: project, timeout: 90_000 }).then(
+    const result = await run(process.execPath, [TSC, "-p", "."], { cwd: project, timeout: START_TIMEOUT_MS }).then(
       () => ({ code: 0, out: "" }),
       (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 1, out: err.stdout ?? "" }),
     );
@@ -131,7 +132,7 @@ describe("the packed packages, installed from tarballs", () => {
     const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, target: "es2022", types: [], ...modes };
     const config = `tsconfig.${modes.moduleResolution}.json`;
     writeFileSync(join(project, config), JSON.stringify({ compilerOptions, files: ["subpath-imports.ts"] }));
-    const result = await run(process.execPath, [TSC, "-p", config], { cwd: project, timeout: 90_000 }).then(
+    const result = await run(process.execPath, [TSC, "-p", config], { cwd: project, timeout: START_TIMEOUT_MS }).then(
       () => ({ code: 0, out: "" }),
       (err: { code?: number; stdout?: string }) => ({ code: err.code ?? 1, out: err.stdout ?? "" }),
     );
@@ -146,7 +147,7 @@ describe("the packed packages, installed from tarballs", () => {
       CLOUDCOST_CLIENT_SECRET: SECRET_MARKER,
       PULUMI_CONFIG: JSON.stringify({ "cloudcost:apiToken": SECRET_MARKER, "cloudcost:apiUrl": "http://127.0.0.1:9/api/v1" }),
     };
-    const { stdout } = await run(process.execPath, ["declare-resources.js"], { cwd: project, env, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ["declare-resources.js"], { cwd: project, env, timeout: START_TIMEOUT_MS });
     const registered = JSON.parse(stdout) as Registered[];
 
     expect(registered.map((r) => r.type).sort()).toEqual([

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 const REPO = join(__dirname, "..", "..");
@@ -42,7 +43,10 @@ describe("package metadata", () => {
   });
 
   it.each(PUBLISHED)("%s ships the licence text identical to the root's", async (dir) => {
-    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "-w", dir, "--ignore-scripts"], { cwd: REPO, timeout: 60_000 });
+    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "-w", dir, "--ignore-scripts"], {
+      cwd: REPO,
+      timeout: START_TIMEOUT_MS,
+    });
     const [packed] = JSON.parse(stdout) as { files: { path: string }[] }[];
     expect(packed!.files.map((f) => f.path)).toContain("LICENSE");
     expect(readFileSync(join(REPO, dir, "LICENSE"), "utf8")).toBe(readFileSync(join(REPO, "LICENSE"), "utf8"));

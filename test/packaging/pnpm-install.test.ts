@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { closeAllPools } from "@cloudcost/api";
-import { startConfiguredHost, urn, type ResourceKind } from "@cloudcost/testkit";
+import { START_TIMEOUT_MS, startConfiguredHost, type ResourceKind, urn } from "@cloudcost/testkit";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 /**
@@ -27,7 +27,7 @@ beforeAll(async () => {
   mkdirSync(project);
   const { stdout } = await run("npm", ["pack", "-w", "api", "-w", "provider", "--pack-destination", root, "--json"], {
     cwd: REPO,
-    timeout: 60_000,
+    timeout: START_TIMEOUT_MS,
   });
   const local = Object.fromEntries(
     (JSON.parse(stdout) as { name: string; filename: string }[]).map((p) => [p.name, `file:${join(root, p.filename)}`]),
@@ -44,14 +44,14 @@ beforeAll(async () => {
   const registry = (await run("npm", ["config", "get", "registry"])).stdout.trim();
   await run("npx", ["--yes", PNPM, "install", "--prefer-offline", "--ignore-scripts", "--registry", registry], {
     cwd: project,
-    timeout: 240_000,
+    timeout: START_TIMEOUT_MS,
   });
   copyFileSync(join(__dirname, "fixture", "declare-resources.js"), join(project, "declare-resources.js"));
   registered = JSON.parse(
-    (await run(process.execPath, ["declare-resources.js"], { cwd: project, timeout: 60_000 })).stdout,
+    (await run(process.execPath, ["declare-resources.js"], { cwd: project, timeout: START_TIMEOUT_MS })).stdout,
   ) as typeof registered;
   sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
-}, 400_000);
+});
 afterAll(async () => {
   await sandbox?.dispose();
   await closeAllPools();
@@ -95,4 +95,4 @@ test("the real host started in the pnpm project runs them: create, read, delete"
   } finally {
     await host.stop();
   }
-}, 60_000);
+});

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 /**
  * The packed packages next to Pulumi SDKs one release below the floors their ranges claim: loading
@@ -32,7 +33,7 @@ async function install(deps: Record<string, string>): Promise<void> {
     (
       await run("npm", ["pack", "-w", "api", "-w", "provider", "-w", "policies", "--pack-destination", project, "--json"], {
         cwd: REPO,
-        timeout: 60_000,
+        timeout: START_TIMEOUT_MS,
       })
     ).stdout,
   ) as { name: string; filename: string }[];
@@ -48,14 +49,14 @@ async function install(deps: Record<string, string>): Promise<void> {
   );
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
     cwd: project,
-    timeout: 150_000,
+    timeout: START_TIMEOUT_MS,
   });
 }
 
 /** `require(spec)` in a fresh Node inside the project, as a Pulumi program (or the policy-pack host) would. */
 async function load(spec: string): Promise<{ code: number; stderr: string }> {
   try {
-    await run(process.execPath, ["-e", `require(${JSON.stringify(spec)})`], { cwd: project, timeout: 60_000 });
+    await run(process.execPath, ["-e", `require(${JSON.stringify(spec)})`], { cwd: project, timeout: START_TIMEOUT_MS });
     return { code: 0, stderr: "" };
   } catch (err) {
     const e = err as { code?: number; stderr?: string };
@@ -83,7 +84,7 @@ describe("Pulumi SDKs below the supported floor", () => {
       `@cloudcost/pulumi needs @pulumi/pulumi ^3.216.0 (3.216.0 or a newer 3.x), but @pulumi/pulumi ${BELOW.pulumi} is installed: run \`npm install @pulumi/pulumi@^3.216.0\`.`,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
-  }, 200_000);
+  });
 
   it("an older @pulumi/policy: the policy pack refuses to start, naming the version needed", async () => {
     await install({ "@pulumi/pulumi": installed("@pulumi/pulumi"), "@pulumi/policy": BELOW.policy });
@@ -92,5 +93,5 @@ describe("Pulumi SDKs below the supported floor", () => {
     expect(result.stderr).toContain(
       `@cloudcost/policies needs @pulumi/policy ^1.20.0 (1.20.0 or a newer 1.x), but @pulumi/policy ${BELOW.policy} is installed: run \`npm install @pulumi/policy@^1.20.0\`.`,
     );
-  }, 200_000);
+  });
 });

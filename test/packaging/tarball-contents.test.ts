@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, resolve } from "node:path";
 import { promisify } from "node:util";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 const REPO = resolve(__dirname, "..", "..");
@@ -26,11 +27,11 @@ beforeAll(async () => {
   }
   const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", ...PUBLISHED.flatMap((p) => ["-w", p])], {
     cwd: REPO,
-    timeout: 120_000,
+    timeout: START_TIMEOUT_MS,
   });
   const list = JSON.parse(stdout) as Packed[];
   packed = new Map(list.map((p, i) => [PUBLISHED[i]!, new Set(p.files.map((f) => normalize(f.path)))]));
-}, 180_000);
+});
 
 /** Relative link targets of a Markdown text: `[text](target)`, without `#anchor`, `?query` or a scheme. */
 function relativeLinks(markdown: string): string[] {

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { budgetAlertMaxAmount, defaultPolicies, judgePlan, PlanInputError, type PlanVerdict } from "@cloudcost/policies";
-import { POLICY_PACK_DIR } from "@cloudcost/testkit";
+import { POLICY_PACK_DIR, START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 const REPO = join(POLICY_PACK_DIR, "..");
@@ -42,7 +42,7 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "cloudcost-check-plan-"));
   // The bin loads dist/check-plan.js and dist/library.bundle.js: bundle the current sources (what `npm run build` does).
-  execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: 120_000 });
+  execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: START_TIMEOUT_MS });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -51,7 +51,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
       cwd: dir,
-      timeout: 60_000,
+      timeout: START_TIMEOUT_MS,
       env: { ...process.env, CLOUDCOST_API_URL: "" },
     });
     return { code: 0, stdout, stderr };

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await pack.configure(PACK_CONFIG);
   aws = [];
   for await (const a of api.listAccounts()) if (a.provider === "aws") aws.push(a.accountId);
-}, 60_000);
+});
 afterAll(async () => {
   for (const e of engines) await e.stop();
   await pack?.stop();

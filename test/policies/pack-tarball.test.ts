@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 import { satisfies } from "semver";
 import { ModuleKind, ScriptTarget, transpileModule } from "typescript";
 import { BudgetAlert } from "@cloudcost/pulumi";
-import { POLICY_PACK_DIR, declareResources, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
+import { declareResources, POLICY_PACK_DIR, START_TIMEOUT_MS, startPolicyPack, type RunningPolicyPack } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 /** A cold install: an npm cache of this test file's own, made empty in beforeAll and removed with `root`. */
@@ -43,7 +43,10 @@ let tarball: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "cloudcost-policy-tarball-"));
   // `npm pack` runs the prepack bundle step, as `pulumi policy publish` would.
-  const { stdout } = await run("npm", ["pack", "-w", "policies", "--pack-destination", root, "--json"], { cwd: REPO, timeout: 60_000 });
+  const { stdout } = await run("npm", ["pack", "-w", "policies", "--pack-destination", root, "--json"], {
+    cwd: REPO,
+    timeout: START_TIMEOUT_MS,
+  });
   const [packed] = JSON.parse(stdout) as { filename: string }[];
   packDir = join(root, "pack");
   await run("mkdir", ["-p", packDir]);
@@ -52,11 +55,11 @@ beforeAll(async () => {
   manifest = JSON.parse(readFileSync(join(packDir, "package.json"), "utf8")) as typeof manifest;
   await run("npm", ["install", "--no-audit", "--no-fund"], {
     cwd: packDir,
-    timeout: 180_000,
+    timeout: START_TIMEOUT_MS,
     env: installEnv(),
   });
   pack = await startPolicyPack({ dir: packDir, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
-}, 240_000);
+});
 
 afterAll(async () => {
   await pack?.stop();
@@ -65,7 +68,7 @@ afterAll(async () => {
 
 /** Runs `script` with plain Node in `cwd`; a process that does not exit by itself fails on the timeout. */
 async function node(cwd: string, script: string): Promise<string> {
-  return (await run(process.execPath, ["-e", script], { cwd, timeout: 30_000 })).stdout;
+  return (await run(process.execPath, ["-e", script], { cwd, timeout: START_TIMEOUT_MS })).stdout;
 }
 
 /**
@@ -122,7 +125,7 @@ describe("the policy pack tarball as a library", () => {
         dependencies: { "@cloudcost/policies": `file:${tarball}`, "@pulumi/policy": manifest.dependencies!["@pulumi/policy"] },
       }),
     );
-    await run("npm", ["install", "--no-audit", "--no-fund"], { cwd: custom, timeout: 180_000, env: installEnv() });
+    await run("npm", ["install", "--no-audit", "--no-fund"], { cwd: custom, timeout: START_TIMEOUT_MS, env: installEnv() });
     const acme = await startPolicyPack({ dir: custom, env: { CLOUDCOST_API_URL: "", CLOUDCOST_API_TOKEN: "" } });
     try {
       const info = await acme.info();
@@ -143,7 +146,7 @@ describe("the policy pack tarball as a library", () => {
     } finally {
       await acme.stop();
     }
-  }, 240_000);
+  });
 });
 
 describe("the policy pack tarball, installed alone", () => {
@@ -181,7 +184,7 @@ describe("the policy pack tarball, installed alone", () => {
     const plan = join(REPO, "test", "policies", "fixtures", "policy-violations.plan.json");
     const failed = await run(process.execPath, [join(packDir, manifestBin!["cloudcost-policies"]!), "check-plan", plan], {
       cwd: packDir,
-      timeout: 60_000,
+      timeout: START_TIMEOUT_MS,
     }).then(
       () => ({ code: 0, stdout: "" }),
       (e: { code: number; stdout: string }) => e,

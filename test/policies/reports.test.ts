@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { parse as parseJunit } from "junit2json";
 import "./sarif-matcher";
 import { defaultPolicies, planVerdict, type Verdict } from "@cloudcost/policies";
-import { POLICY_PACK_DIR } from "@cloudcost/testkit";
+import { POLICY_PACK_DIR, START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const run = promisify(execFile);
 const REPO = join(POLICY_PACK_DIR, "..");
@@ -31,7 +31,7 @@ const FORMATS = ["text", "json", "sarif", "junit", "github", "markdown"] as cons
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "cloudcost-reports-"));
-  execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: 120_000 });
+  execFileSync(process.execPath, [join(POLICY_PACK_DIR, "scripts", "bundle.mjs")], { stdio: "pipe", timeout: START_TIMEOUT_MS });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,7 +40,7 @@ async function cli(cwd: string, ...args: string[]): Promise<{ code: number; stdo
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
       cwd,
-      timeout: 120_000,
+      timeout: START_TIMEOUT_MS,
       env: { ...process.env, CLOUDCOST_API_URL: "" },
     });
     return { code: 0, stdout, stderr };

@@ -112,5 +112,5 @@ describe("kill -9 during a write load", () => {
     const names = [...groupsAfter, ...alertsAfter].map((o) => o.name).filter((n) => n.startsWith("crash "));
     expect(new Set(names).size).toBe(names.length);
     expect(names.length).toBe(writes.length);
-  }, 180_000);
+  });
 });

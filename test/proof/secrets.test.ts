@@ -172,7 +172,7 @@ describe("secrets stay out of __provider, outputs, logs and error messages", () 
       .map((s) => (JSON.parse(s.body!) as { access_token: string }).access_token);
     expect(accessTokens.length).toBeGreaterThan(0);
     accessTokens.forEach((t, i) => (secrets[`accessToken${i}`] = t));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(hosts.map((h) => h.stop()));

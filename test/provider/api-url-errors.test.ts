@@ -72,13 +72,13 @@ describe("an API URL that points at no API says so, naming the setting", () => {
       const message = await createError(closedUrl, "config");
       expect(message).toContain("ECONNREFUSED");
       expect(message).toContain(`cloudcost:apiUrl is ${closedUrl}: no server answered there`);
-    }, 60_000);
+    });
 
     it("an HTML page: the environment variable, the URL, and what answered", async () => {
       const message = await createError(htmlUrl, "env");
       expect(message).toContain(
         `CLOUDCOST_API_URL (cloudcost:apiUrl is not set) is ${htmlUrl}: what answered there is not the cloudcost API (a 200 text/html response`,
       );
-    }, 60_000);
+    });
   });
 });

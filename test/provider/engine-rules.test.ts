@@ -4,15 +4,7 @@
  */
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup } from "@cloudcost/pulumi";
-import {
-  Engine,
-  type StoredResource,
-  secret,
-  holdSandboxDay,
-  startSandbox,
-  type RunningSandbox,
-  startHookTimeout,
-} from "@cloudcost/testkit";
+import { Engine, type StoredResource, secret, holdSandboxDay, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 let sandbox: RunningSandbox;
 let token: string;
@@ -28,7 +20,7 @@ beforeAll(async () => {
   otherToken = (await sandbox.cliJson<{ token: string }>(["token", "create", "--org", "acme-other", "--scopes", "read,write", "--json"]))
     .token;
   api = new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } });
-}, startHookTimeout());
+});
 afterAll(async () => {
   for (const e of engines) await e.stop();
   await sandbox?.dispose();

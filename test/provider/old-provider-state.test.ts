@@ -7,15 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllPools } from "@cloudcost/api";
-import {
-  providerTexts,
-  RESOURCE_KINDS,
-  startConfiguredHost,
-  urn,
-  type ProviderHost,
-  type ResourceKind,
-  startHookTimeout,
-} from "@cloudcost/testkit";
+import { providerTexts, RESOURCE_KINDS, startConfiguredHost, urn, type ProviderHost, type ResourceKind } from "@cloudcost/testkit";
 import { startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 
 const OLD: Record<ResourceKind, string> = Object.fromEntries(
@@ -46,7 +38,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ args: ["--rate-limit", "0"] });
   host = await startConfiguredHost(sandbox.baseUrl, await sandbox.token("read,write"));
   texts = await providerTexts();
-}, startHookTimeout(2));
+});
 afterAll(async () => {
   await host?.stop();
   await sandbox?.dispose();
@@ -85,11 +77,11 @@ describe.each(RESOURCE_KINDS)("%s stored by 0.1.0", (kind) => {
     expect(updated.__provider).toBe(texts[kind]);
     await host.delete(r.u, r.id, updated);
     expect((await host.read(r.u, r.id, updated, news)).id).toBe("");
-  }, 30_000);
+  });
 
   test("is destroyed with its stored old provider", async () => {
     const r = await oldResource(`destroy-${kind}`);
     await host.delete(r.u, r.id, r.outputs);
     expect((await host.read(r.u, r.id, r.outputs, r.inputs)).id).toBe("");
-  }, 30_000);
+  });
 });

@@ -17,16 +17,7 @@ import fc from "fast-check";
 import { CloudCostClient, closeAllPools } from "@cloudcost/api";
 import { BudgetAlert, CloudGroup, ScheduledReport, type ResourceKind } from "@cloudcost/pulumi";
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  Engine,
-  secret,
-  holdSandboxDay,
-  startSandbox,
-  type RefreshResult,
-  type RunningSandbox,
-  type StepRecord,
-  startHookTimeout,
-} from "@cloudcost/testkit";
+import { Engine, secret, holdSandboxDay, startSandbox, type RefreshResult, type RunningSandbox, type StepRecord } from "@cloudcost/testkit";
 import { startCountingProxy, type CountingProxy, type Seen } from "../proof/support/counting-proxy";
 
 type Json = Record<string, unknown>;
@@ -59,7 +50,7 @@ beforeAll(async () => {
   aws = accounts.filter((a) => a.provider === "aws").map((a) => a.accountId);
   azure = accounts.filter((a) => a.provider === "azure").map((a) => a.accountId);
   scopeGroup = (await api.createGroup({ name: "Sweep scope" })).id;
-}, startHookTimeout());
+});
 afterAll(async () => {
   for (const e of engines) await e.stop();
   await proxy?.close();
@@ -270,10 +261,10 @@ describe.each(Object.keys(KINDS) as ResourceKind[])("%s", (kind) => {
     ups.push((await engine.runProgram(program(false))).steps);
     ups.push((await engine.runProgram(program(true))).steps);
     for (const entry of seen.values()) entry.after = await spec.updatedAt(entry.id);
-  }, 300_000);
+  });
   afterAll(async () => {
     await engine?.destroy();
-  }, 120_000);
+  });
 
   it("the first refresh reads the kind from its listing, the second with one GET per resource", () => {
     // The first Read of a kind takes its own GET, the second starts the listing (one page: fewer than 200).

@@ -21,6 +21,7 @@ import { createInterface } from "node:readline";
 import { BudgetAlert } from "@cloudcost/pulumi";
 import {
   RESOURCE_KINDS,
+  START_TIMEOUT_MS,
   declareResources,
   registeredProviderTexts,
   secret,
@@ -63,12 +64,12 @@ const PACKAGE_INSTALLS: [name: string, specs: string[]][] = [
 /**
  * A test's jest timeout: a guard against a hang, never a verdict on speed (every command has its own bound, sh's
  * timeout). A test first waits for the installs it uses (beforeAll queues them all, PARALLEL_INSTALLS at a time, each
- * bounded by INSTALL_TIMEOUT_MS), then runs `steps` commands in turn, each bounded by `each`. (One bound of
+ * bounded by INSTALL_TIMEOUT_MS), then runs `steps` commands in turn, each bounded by INSTALL_TIMEOUT_MS too. (One bound of
  * INSTALL_TIMEOUT_MS for a whole test failed beside four busy loops: six npx commands in turn took longer; issue 39.)
  */
-function guard(steps: number, each = INSTALL_TIMEOUT_MS): number {
+function guard(steps: number): number {
   const rounds = Math.ceil((PACKAGE_INSTALLS.length + EXAMPLES.length) / PARALLEL_INSTALLS);
-  return rounds * INSTALL_TIMEOUT_MS + steps * each;
+  return (rounds + steps) * INSTALL_TIMEOUT_MS;
 }
 
 let root: string;
@@ -89,7 +90,7 @@ function userEnv(userconfig: string): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   // Third-party packages come from the registry npm uses (read at run time, as Verdaccio's uplink is), straight:
   // proxied through Verdaccio, its JSON handling of every third-party package document was a third of this file's CPU.
-  const upstream = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8", timeout: 30_000 }).trim();
+  const upstream = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8", timeout: START_TIMEOUT_MS }).trim();
   return { ...clean, npm_config_userconfig: userconfig, npm_config_registry: upstream, npm_config_update_notifier: "false" };
 }
 
@@ -113,7 +114,7 @@ function scopedUserconfig(local: LocalRegistry): string {
  * after the first reuse it.
  */
 function runCache(dir: string): string {
-  const user = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", timeout: 30_000 }).trim();
+  const user = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8", timeout: START_TIMEOUT_MS }).trim();
   mkdirSync(join(user, "_cacache", "content-v2"), { recursive: true });
   mkdirSync(join(dir, "_cacache"), { recursive: true });
   symlinkSync(join(user, "_cacache", "content-v2"), join(dir, "_cacache", "content-v2"));
@@ -244,7 +245,7 @@ afterAll(async () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     sandbox = child;
-    apiUrl = await firstMatch(child, /^cloudcost sandbox listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/, 60_000);
+    apiUrl = await firstMatch(child, /^cloudcost sandbox listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/, START_TIMEOUT_MS);
   }, guard(2));
 
   afterAll(async () => {
@@ -268,9 +269,9 @@ afterAll(async () => {
       const { CloudCostClient } = require("@cloudcost/api");
       new CloudCostClient({ baseUrl: process.argv[1], auth: { apiToken: process.argv[2] } }).getOrganization()
         .then((o) => console.log(o.name), (e) => { console.error(e.message); process.exit(1); });`;
-      expect((await sh(process.execPath, ["-e", program, apiUrl, token], dir, 60_000)).trim()).toBe("demo");
+      expect((await sh(process.execPath, ["-e", program, apiUrl, token], dir)).trim()).toBe("demo");
     },
-    guard(1, 60_000),
+    guard(1),
   );
 
   describe("@cloudcost/pulumi", () => {
@@ -346,14 +347,14 @@ afterAll(async () => {
           execFile(
             join(dir, "node_modules", ".bin", "cloudcost-policies"),
             ["check-plan", plan],
-            { cwd: dir, env, timeout: 60_000 },
+            { cwd: dir, env, timeout: START_TIMEOUT_MS },
             (err, stdout) => resolveRun({ code: err ? err.code : 0, stdout }),
           ),
         );
         expect(judged.code).toBe(1);
         expect(judged.stdout).toContain("cloudcost_budget_alert.huge_budget: amount:");
       },
-      guard(1, 60_000),
+      guard(1),
     );
   });
 
@@ -396,7 +397,7 @@ afterAll(async () => {
       // resolution, strict), naming every TypeScript file of the example; then the repository's stricter
       // node16 options, so both resolutions of the published packages' types are used as users use them.
       const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");
-      await sh(process.execPath, [tsc, "--noEmit", "-p", "."], dir, 120_000);
+      await sh(process.execPath, [tsc, "--noEmit", "-p", "."], dir);
       await sh(
         process.execPath,
         [
@@ -405,9 +406,8 @@ afterAll(async () => {
           ...readdirSync(dir).filter((f) => f.endsWith(".ts")),
         ],
         dir,
-        120_000,
       );
     },
-    guard(2, 120_000),
+    guard(2),
   );
 });

@@ -7,7 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { readyLine, stopChild } from "@cloudcost/testkit";
+import { readyLine, START_TIMEOUT_MS, stopChild } from "@cloudcost/testkit";
 
 export interface LocalRegistry {
   /** `http://127.0.0.1:PORT/` */
@@ -21,7 +21,7 @@ export interface LocalRegistry {
 
 /** Starts Verdaccio with storage under `root`; it listens on a free port it picks itself (`--listen 127.0.0.1:0` is not supported, so port 0 is asked of the OS first). */
 export async function startRegistry(root: string): Promise<LocalRegistry> {
-  const uplink = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8", timeout: 30_000 }).trim();
+  const uplink = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8", timeout: START_TIMEOUT_MS }).trim();
   mkdirSync(root, { recursive: true });
   const config = join(root, "verdaccio.yaml");
   writeFileSync(

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 export interface TestTls {
   /** The CA's certificate (PEM): pass as SSL_CERT_FILE. */
@@ -16,7 +17,7 @@ export interface TestTls {
 
 /** Writes the CA and the server's key and certificate (valid a day, for IP 127.0.0.1 and DNS localhost) into DIR. */
 export function testTls(dir: string): TestTls {
-  const openssl = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe", timeout: 60_000 });
+  const openssl = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe", timeout: START_TIMEOUT_MS });
   const days = ["-days", "1"];
   openssl([
     "req",

@@ -3,13 +3,13 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { SANDBOX_CLI, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
+import { SANDBOX_CLI, START_TIMEOUT_MS, startSandbox, type RunningSandbox } from "@cloudcost/testkit";
 import { call } from "./api-client";
 
 /** Runs the CLI without the harness's `--data`. */
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, [SANDBOX_CLI, ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [SANDBOX_CLI, ...args], { timeout: START_TIMEOUT_MS }, (err, stdout, stderr) =>
       resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     ),
   );

@@ -9,6 +9,7 @@ import { parse as parseJunit } from "junit2json";
 import "../policies/sarif-matcher";
 import { join } from "node:path";
 import { REPO, organizationIds, useTerraformFixture } from "./support";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 
 const f = useTerraformFixture();
 /** The command `npx cloudcost-policies` runs (policies/package.json `bin`). */
@@ -45,7 +46,7 @@ it("refuses examples/policy-violations-terraform's plan, naming each resource ad
     execFile(
       process.execPath,
       [CHECK_PLAN, "check-plan", "plan.json", "--config", "policy-config.json"],
-      { cwd: dir, env: { ...process.env, ...f.env }, timeout: 120_000 },
+      { cwd: dir, env: { ...process.env, ...f.env }, timeout: START_TIMEOUT_MS },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     ),
   );
@@ -78,7 +79,7 @@ it("refuses examples/policy-violations-terraform's plan, naming each resource ad
         "--format",
         "junit=cloudcost.xml",
       ],
-      { cwd: dir, env: { ...process.env, ...f.env }, timeout: 120_000 },
+      { cwd: dir, env: { ...process.env, ...f.env }, timeout: START_TIMEOUT_MS },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     ),
   );

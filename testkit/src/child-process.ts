@@ -2,22 +2,12 @@ import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 
 /**
- * How long a started process may take to print its ready line before it counts as hung. A guard against a
- * hang, never a verdict on speed: a machine under load (CI on two shared cores) may be slow, not wrong. (A cold CI
- * run beside four busy processes took over 90 s to start three Prism proxies at once: issue 39.) Every ready line
- * waits this long, and a hook that starts processes gives itself this much per start it waits for in turn
- * (startHookTimeout).
+ * How long a started process may take to print its ready line before it counts as hung, and the shortest hang guard a
+ * test gives any child process (test/harness-checks/test-bounds.test.ts). A guard against a hang, never a verdict on
+ * speed: a machine under load (CI on two shared cores) may be slow, not wrong. (A cold CI run beside four busy
+ * processes took over 90 s to start three Prism proxies at once: issue 39.) A test's own bound is jest.config.js's.
  */
 export const START_TIMEOUT_MS = 300_000;
-
-/**
- * The timeout of a jest hook that waits for STARTS_IN_TURN rounds of process starts (starts made at once count as one
- * round), each up to START_TIMEOUT_MS, plus a minute for what the hook does besides. A hook with a shorter bound
- * would turn the hang guard back into a verdict on speed.
- */
-export function startHookTimeout(startsInTurn = 1): number {
-  return startsInTurn * START_TIMEOUT_MS + 60_000;
-}
 
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
