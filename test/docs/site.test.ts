@@ -11,6 +11,7 @@ import { createServer } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 import { browserSuiteRunnable, launchChromium, type LocalBrowser } from "../support/chromium";
 
 const REPO = resolve(__dirname, "..", "..");
@@ -80,7 +81,7 @@ async function preview(port: number): Promise<ChildProcess> {
   );
   await new Promise<void>((ready, fail) => {
     let out = "";
-    const timer = setTimeout(() => fail(new Error(`vitepress preview did not start: ${out}`)), 60_000);
+    const timer = setTimeout(() => fail(new Error(`vitepress preview did not start: ${out}`)), START_TIMEOUT_MS);
     const read = (chunk: Buffer): void => {
       out += chunk.toString();
       if (out.includes(`:${port}`)) {

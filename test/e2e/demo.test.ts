@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { START_TIMEOUT_MS } from "@cloudcost/testkit";
 import { runDemo, stateOf, type DemoRun, type SandboxState } from "./demo-run";
 
 /**
@@ -14,7 +15,7 @@ let state: SandboxState;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "cloudcost-demo-"));
-  run = await runDemo("harness", dataDir, 150_000);
+  run = await runDemo("harness", dataDir, START_TIMEOUT_MS);
   state = await stateOf(dataDir);
 });
 
