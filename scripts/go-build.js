@@ -15,7 +15,8 @@ const LEAN_BUILD_FLAGS = ["-trimpath", "-gcflags=all=-dwarf=false"];
  * grpcnotrace (gRPC without golang.org/x/net/trace's debug pages). Go's build cache keys every compiled package by its
  * flags as well as by its module's version, so only builds with one set of flags share what they compile: the two CLIs
  * share about 1,000 packages (the standard library, gRPC, protobuf, the cloud SDKs of their state backends), which a
- * cold CI then compiles once (issue 39; scripts/opentofu/README.md).
+ * cold CI then compiles once (issue 39; scripts/opentofu/README.md). CI's `go test ./langhost` (.ci/run) uses them too,
+ * and so reuses what the CLI's build compiled.
  */
 const CLI_BUILD_FLAGS = [...LEAN_BUILD_FLAGS, "-tags", "osusergo,grpcnotrace"];
 

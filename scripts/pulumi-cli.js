@@ -143,19 +143,12 @@ function download() {
 }
 
 /**
- * The flags of the CLI's and our hosts' builds (OpenTofu's too). Exported so that `go test ./langhost` in CI compiles
- * with the same ones: Go's build cache keys every package by them, so only then does the test reuse what this build
- * compiled.
- */
-const GO_BUILD_FLAGS = CLI_BUILD_FLAGS;
-
-/**
  * The flags our Go language host compiles a program with (`go build FLAGS -o …`; stamped into it below), and every Go
  * program the tests build outside it: the CLI's own. The examples' go.mod files pin the CLI's module versions
  * (test/harness-checks/cli-module-pins.test.ts), so a program's packages that the CLI also compiled (the SDK's, gRPC,
  * protobuf, the standard library) come from Go's build cache; a cold CI compiles them once (issue 39).
  */
-const PROGRAM_BUILD_FLAGS = ["-buildvcs=false", ...GO_BUILD_FLAGS];
+const PROGRAM_BUILD_FLAGS = ["-buildvcs=false", ...CLI_BUILD_FLAGS];
 
 /**
  * The build flags of one executable: the CLI's, then a link without symbol table or DWARF that sets each of VARIABLES
@@ -163,7 +156,7 @@ const PROGRAM_BUILD_FLAGS = ["-buildvcs=false", ...GO_BUILD_FLAGS];
  */
 function buildFlags(variables) {
   const stamps = Object.entries(variables).map(([name, value]) => `-X '${name}=${value}'`);
-  return [...GO_BUILD_FLAGS, "-ldflags", ["-s -w", ...stamps].join(" ")];
+  return [...CLI_BUILD_FLAGS, "-ldflags", ["-s -w", ...stamps].join(" ")];
 }
 
 /** What each of our hosts has stamped besides its version: the Go host, the flags it compiles a program with. */
@@ -231,7 +224,6 @@ module.exports = {
   PULUMI_VERSION: VERSION,
   PULUMI_BIN: BIN,
   PULUMI_EXECUTABLES: EXECUTABLES,
-  GO_BUILD_FLAGS,
   PROGRAM_BUILD_FLAGS,
 };
 

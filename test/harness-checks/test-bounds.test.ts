@@ -18,7 +18,7 @@ const HOOKS = new Set(["it", "test", "beforeAll", "beforeEach", "afterAll", "aft
  * and longer than jest.config's for some tests: the release builds every artifact cold (an hour); a registry install
  * test first waits for every install its beforeAll queued, three at a time.
  */
-const DERIVED = ["test/release/release.test.ts", "test/registry/install-from-registry.test.ts", "test/registry/sdks.test.ts"];
+const DERIVED = ["test/release/release.test.ts", "test/registry/install-from-registry.test.ts"];
 
 /** Every TypeScript file under test/. */
 function testFiles(dir = join(REPO, "test")): string[] {

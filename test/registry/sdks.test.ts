@@ -12,14 +12,12 @@
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { COMMAND_TIMEOUT_MS, goBuild, sh, userEnv, virtualenv } from "./shell";
+import { goBuild, sh, userEnv, virtualenv } from "./shell";
 
 const enabled = process.env.CLOUDCOST_REGISTRY === "1";
 const REPO = resolve(__dirname, "..", "..");
 const SDK = join(REPO, "sdk");
 const VERSION = (JSON.parse(readFileSync(join(SDK, "nodejs", "package.json"), "utf8")) as { version: string }).version;
-/** A hang guard per test (a cold Go build of sdk/v3 under load took over jest's default 300 s): each runs up to three commands. */
-const TEST_TIMEOUT_MS = 3 * COMMAND_TIMEOUT_MS;
 let root: string;
 beforeAll(() => void (root = mkdtempSync(join(tmpdir(), "cloudcost-sdk-registries-"))));
 afterAll(() => root && rmSync(root, { recursive: true, force: true }));
@@ -66,74 +64,52 @@ function goProgram(dir: string): void {
 }
 
 (enabled ? describe : describe.skip)("the generated SDKs from a clone, by the README's commands (CLOUDCOST_REGISTRY=1)", () => {
-  test(
-    "TypeScript: npm run build in sdk/nodejs, npm install --install-links; the package root requires and type-checks",
-    async () => {
-      const user = join(root, "clone-npm-user");
-      mkdirSync(user);
-      writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-sdk", private: true, version: "1.0.0" }));
-      await runBlock("nodejs", user, userEnv({ npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" }));
-      // A copy with the compiled output, not a link into the clone.
-      expect(lstatSync(join(user, "node_modules", "@cloudcost", "pulumi-native")).isSymbolicLink()).toBe(false);
-      const loaded = await sh(
-        "node",
-        [
-          "-p",
-          `const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")`,
-        ],
-        user,
-      );
-      expect(loaded.trim()).toBe(`function function ${VERSION}`);
-      writeFileSync(
-        join(user, "index.ts"),
-        'import * as cloudcost from "@cloudcost/pulumi-native";\nexport const id = new cloudcost.CloudGroup("g", { name: "G" }).id;\n',
-      );
-      // The types come from the package's `types` (bin/index.d.ts); @types/node from the repository.
-      await sh(
-        join(REPO, "node_modules", ".bin", "tsc"),
-        [
-          "--noEmit",
-          "--strict",
-          "--module",
-          "nodenext",
-          "--typeRoots",
-          join(REPO, "node_modules", "@types"),
-          "--types",
-          "node",
-          "index.ts",
-        ],
-        user,
-      );
-    },
-    TEST_TIMEOUT_MS,
-  );
+  test("TypeScript: npm run build in sdk/nodejs, npm install --install-links; the package root requires and type-checks", async () => {
+    const user = join(root, "clone-npm-user");
+    mkdirSync(user);
+    writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-sdk", private: true, version: "1.0.0" }));
+    await runBlock("nodejs", user, userEnv({ npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" }));
+    // A copy with the compiled output, not a link into the clone.
+    expect(lstatSync(join(user, "node_modules", "@cloudcost", "pulumi-native")).isSymbolicLink()).toBe(false);
+    const loaded = await sh(
+      "node",
+      [
+        "-p",
+        `const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")`,
+      ],
+      user,
+    );
+    expect(loaded.trim()).toBe(`function function ${VERSION}`);
+    writeFileSync(
+      join(user, "index.ts"),
+      'import * as cloudcost from "@cloudcost/pulumi-native";\nexport const id = new cloudcost.CloudGroup("g", { name: "G" }).id;\n',
+    );
+    // The types come from the package's `types` (bin/index.d.ts); @types/node from the repository.
+    await sh(
+      join(REPO, "node_modules", ".bin", "tsc"),
+      ["--noEmit", "--strict", "--module", "nodenext", "--typeRoots", join(REPO, "node_modules", "@types"), "--types", "node", "index.ts"],
+      user,
+    );
+  });
 
-  test(
-    "Python: pip install of sdk/python into the program's virtualenv",
-    async () => {
-      const user = join(root, "clone-pypi-user");
-      mkdirSync(user);
-      await virtualenv(join(user, "venv"), []);
-      await runBlock("python", user);
-      const loaded = await sh(
-        join(user, "venv", "bin", "python"),
-        ["-c", "import importlib.metadata as m, pulumi_cloudcost as c; print(c.BudgetAlert.__name__, m.version('pulumi_cloudcost'))"],
-        user,
-      );
-      expect(loaded.trim()).toBe(`BudgetAlert ${VERSION}`);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  test("Python: pip install of sdk/python into the program's virtualenv", async () => {
+    const user = join(root, "clone-pypi-user");
+    mkdirSync(user);
+    await virtualenv(join(user, "venv"), []);
+    await runBlock("python", user);
+    const loaded = await sh(
+      join(user, "venv", "bin", "python"),
+      ["-c", "import importlib.metadata as m, pulumi_cloudcost as c; print(c.BudgetAlert.__name__, m.version('pulumi_cloudcost'))"],
+      user,
+    );
+    expect(loaded.trim()).toBe(`BudgetAlert ${VERSION}`);
+  });
 
-  test(
-    "Go: go mod edit -require -replace to sdk/go, go get, go mod tidy; the program builds",
-    async () => {
-      const user = join(root, "clone-go-user");
-      goProgram(user);
-      await runBlock("go", user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
-      await goBuild(join(root, "clone-go-program"), user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
-      expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go => ${REPO}/sdk/go`);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  test("Go: go mod edit -require -replace to sdk/go, go get, go mod tidy; the program builds", async () => {
+    const user = join(root, "clone-go-user");
+    goProgram(user);
+    await runBlock("go", user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
+    await goBuild(join(root, "clone-go-program"), user, userEnv({ GOWORK: "off", GOFLAGS: "-buildvcs=false" }));
+    expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go => ${REPO}/sdk/go`);
+  });
 });

@@ -9,7 +9,7 @@ import { goProgramBuildFlags } from "@cloudcost/testkit";
 
 const exec = promisify(execFile);
 /** A hang guard per command (a cold Go build of sdk/v3 under load takes minutes). */
-export const COMMAND_TIMEOUT_MS = 600_000;
+const COMMAND_TIMEOUT_MS = 600_000;
 
 /** A shell's environment without the npm_* variables of the npm that started jest, plus EXTRA. */
 export function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -32,7 +32,6 @@ const enabled = process.env.CLOUDCOST_RELEASE === "1";
 const REPO = resolve(__dirname, "..", "..");
 /** A hang guard for the release (up to six provider binaries cross-compiled on a loaded 2-core machine), never a verdict on speed. */
 const RELEASE_TIMEOUT_MS = 60 * 60_000;
-const TEST_TIMEOUT_MS = 30 * 60_000;
 
 interface Artifact {
   file: string;
@@ -209,315 +208,292 @@ function gitStatus(): string {
       expect(gitStatus()).toBe(statusBefore);
     });
 
-    test(
-      "Terraform: tofu init installs the provider from an HTTPS registry and checks its signature; tofu apply creates the quickstart in a sandbox",
-      async () => {
-        const { version } = release;
-        const tofu = spawnSync(process.execPath, [join(REPO, "scripts", "opentofu.js"), "--print-bin"], { cwd: REPO, encoding: "utf8" });
-        if (tofu.status !== 0) throw new Error(`scripts/opentofu.js failed:\n${tofu.stdout}${tofu.stderr}`);
-        const tofuPath = tofu.stdout.trim().split("\n").at(-1)!;
-        const tlsDir = join(root, "tls");
-        mkdirSync(tlsDir);
-        const tls = testTls(tlsDir);
-        const genuineKey = { keyId: release.signingKey.keyId, armor: readFileSync(join(out, release.signingKey.file), "utf8") };
-        const registry = await startTerraformRegistry(out, version, genuineKey, tls);
-        try {
-          // No CLI configuration of the machine's: an empty one, unless a command names another.
-          const emptyConfig = join(root, "tofurc-empty");
-          writeFileSync(emptyConfig, "");
-          const env = userEnv({
-            TF_CLI_CONFIG_FILE: emptyConfig,
-            SSL_CERT_FILE: tls.caFile,
-            CHECKPOINT_DISABLE: "1",
-            TF_IN_AUTOMATION: "1",
-            CLOUDCOST_API_URL: sandbox.baseUrl,
-            CLOUDCOST_API_TOKEN: token,
-          });
-          const quickstart = readFileSync(join(REPO, "examples", "quickstart-terraform", "main.tf"), "utf8");
-          expect(quickstart).toContain('source = "cloudcost/cloudcost"');
-          /** The quickstart in a fresh folder; SOURCE replaces its provider source address. */
-          const folder = (name: string, source = `${registry.host}/cloudcost/cloudcost`) => {
-            const dir = join(root, name);
-            mkdirSync(dir);
-            writeFileSync(join(dir, "main.tf"), quickstart.replace('source = "cloudcost/cloudcost"', `source = "${source}"`));
-            return dir;
-          };
-          const tofuIn = (dir: string, args: string[], extra: Record<string, string> = {}) =>
-            sh(tofuPath, [...args, "-no-color", "-input=false"], dir, { ...env, ...extra });
-          const refused = async (dir: string) => {
-            const err = await tofuIn(dir, ["init"]).then(
-              () => new Error("tofu init succeeded"),
-              (e: Error) => e,
-            );
-            // OpenTofu wraps its messages at 80 columns.
-            return err.message.replace(/\s+/g, " ");
-          };
-
-          // The user's configuration as written (`source = "cloudcost/cloudcost"`), the public registry's host name
-          // answered by ours: the CLI configuration's `host` block stands in for its service discovery.
-          const asWritten = folder("tofu-as-written", "cloudcost/cloudcost");
-          const cliConfig = join(root, "tofurc");
-          writeFileSync(
-            cliConfig,
-            `host "registry.opentofu.org" {\n  services = {\n    "providers.v1" = "https://${registry.host}/v1/providers/"\n  }\n}\n`,
-          );
-          for (const line of installLines("terraform", version)) {
-            await shell(line.replace(/^tofu /, `${tofuPath} `), asWritten, { ...env, TF_CLI_CONFIG_FILE: cliConfig });
-          }
-          expect(readFileSync(join(asWritten, ".terraform.lock.hcl"), "utf8")).toContain(
-            `provider "registry.opentofu.org/cloudcost/cloudcost"`,
-          );
-
-          // Addressed by our registry's own host name: service discovery (/.well-known/terraform.json) first.
-          registry.requests.length = 0;
-          const user = folder("tofu-user");
-          await tofuIn(user, ["init"]);
-          const lock = readFileSync(join(user, ".terraform.lock.hcl"), "utf8");
-          expect(lock).toContain(`provider "${registry.host}/cloudcost/cloudcost"`);
-          expect(lock).toMatch(new RegExp(`version\\s+= "${version.replaceAll(".", "\\.")}"`));
-          // Every zip's hash from the signed SHA256SUMS ("zh:"), which tofu records only after checking the signature.
-          const sums = readFileSync(join(out, `terraform-provider-cloudcost_${version}_SHA256SUMS`), "utf8");
-          for (const [hash, file] of sums
-            .trim()
-            .split("\n")
-            .map((l) => l.split(/\s+/))) {
-            if (file!.endsWith(".zip")) expect(lock).toContain(`"zh:${hash}"`);
-          }
-          expect(registry.requests).toEqual(
-            expect.arrayContaining([
-              "/.well-known/terraform.json",
-              "/v1/providers/cloudcost/cloudcost/versions",
-              `/v1/providers/cloudcost/cloudcost/${version}/download/linux/amd64`,
-              `/files/terraform-provider-cloudcost_${version}_SHA256SUMS.sig`,
-            ]),
-          );
-          await tofuIn(user, ["apply", "-auto-approve"]);
-          const groups: string[] = [];
-          const { CloudCostClient } = await import("@cloudcost/api");
-          for await (const g of new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } }).listGroups())
-            groups.push(g.name);
-          expect(groups).toContain("Web shop");
-          await tofuIn(user, ["destroy", "-auto-approve"]);
-
-          const zipName = `terraform-provider-cloudcost_${version}_linux_amd64.zip`;
-          const sumsName = `terraform-provider-cloudcost_${version}_SHA256SUMS`;
-          const genuineZip = registry.files.get(zipName)!;
-          const genuineSums = registry.files.get(sumsName)!;
-          const tampered = Buffer.concat([genuineZip, Buffer.from("tampered")]);
-
-          // A zip changed on the way: its hash is not the one the registry and the signed sums give.
-          registry.files.set(zipName, tampered);
-          expect(await refused(folder("tofu-tampered-zip"))).toMatch(/archive has incorrect checksum/);
-
-          // The zip changed and the sums rewritten to match it: the signature no longer verifies.
-          const { createHash } = await import("node:crypto");
-          const resummed = genuineSums
-            .toString("utf8")
-            .replace(
-              /^[0-9a-f]{64}(?=\s+terraform-provider-cloudcost_.*_linux_amd64\.zip$)/m,
-              createHash("sha256").update(tampered).digest("hex"),
-            );
-          registry.files.set(sumsName, Buffer.from(resummed));
-          expect(await refused(folder("tofu-resummed-zip"))).toMatch(/not signed with a valid signing key[^]*invalid signature/);
-
-          // The genuine files, but the registry names another key than the one that signed them.
-          registry.files.set(zipName, genuineZip);
-          registry.files.set(sumsName, genuineSums);
-          const gnupg = mkdtempSync(join(root, "other-key-"));
-          const gpgEnv = { ...process.env, GNUPGHOME: gnupg };
-          spawnSync(
-            "gpg",
-            ["--batch", "--passphrase", "", "--quick-generate-key", "someone else <other@cloudcost.invalid>", "rsa3072", "sign", "1d"],
-            { env: gpgEnv },
-          );
-          const otherId = /^sec:[^:]*:[^:]*:[^:]*:([0-9A-F]+):/m.exec(
-            spawnSync("gpg", ["--batch", "--with-colons", "--list-secret-keys"], { env: gpgEnv, encoding: "utf8" }).stdout,
-          )?.[1];
-          const otherArmor = spawnSync("gpg", ["--batch", "--armor", "--export", otherId!], { env: gpgEnv, encoding: "utf8" }).stdout;
-          spawnSync("gpgconf", ["--kill", "gpg-agent"], { env: gpgEnv });
-          registry.signingKey = { keyId: otherId!, armor: otherArmor };
-          expect(await refused(folder("tofu-other-key"))).toMatch(/not signed with a valid signing key[^]*unknown issuer/);
-        } finally {
-          await registry.stop();
-        }
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    test(
-      "Pulumi: the plugin installs from its download URL without --file, and pulumi up of a program on the SDK from npm fetches it itself",
-      async () => {
-        const { version } = release;
-        expect(release.pluginDownloadURL).toBe(plugins.downloadUrl);
-        const registry = await npmRegistry();
-        const env = npmEnv(registry);
-
-        // `pulumi plugin install` as RELEASING.md gives it, the server being the release's location.
-        const installer = new PulumiWorkspace({ env: { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" } });
-        try {
-          const server = plugins.downloadUrl.replace("${VERSION}", version);
-          for (const line of installLines("pulumi-plugin", version)) {
-            const args = line
-              .replace(/^pulumi /, "")
-              .replace(/--server \S+/, `--server ${server}`)
-              .split(/\s+/);
-            await installer.must(args, root);
-          }
-          const listed = await installer.must(["plugin", "ls", "--json"], root);
-          expect(JSON.parse(listed.stdout)).toEqual(
-            expect.arrayContaining([expect.objectContaining({ name: "cloudcost", kind: "resource", version })]),
-          );
-        } finally {
-          installer.dispose();
-        }
-        expect(plugins.requests).toContain(`/releases/v${version}/pulumi-resource-cloudcost-v${version}-linux-amd64.tar.gz`);
-
-        // A program on the SDK from the registry, with an empty plugin cache: the engine downloads the plugin from
-        // the URL the SDK carries.
-        const user = join(root, "pulumi-user");
-        mkdirSync(user);
-        writeFileSync(
-          join(user, "package.json"),
-          JSON.stringify({ name: "try-cloudcost", private: true, version: "1.0.0", main: "index.js" }),
-        );
-        writeFileSync(join(user, "Pulumi.yaml"), "name: try-cloudcost\nruntime: nodejs\n");
-        writeFileSync(
-          join(user, "index.js"),
-          'const cloudcost = require("@cloudcost/pulumi-native");\nexports.id = new cloudcost.CloudGroup("g", { name: "Released group" }).id;\n',
-        );
-        for (const line of installLines("npm", version)) await shell(line, user, env);
-        // Every resource and function of the schema, as the installed package exports them.
-        const exported = await sh(
-          "node",
-          [
-            "-p",
-            'const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.CloudGroup, typeof c.ScheduledReport, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")',
-          ],
-          user,
-          env,
-        );
-        expect(exported.trim()).toBe(`function function function function ${version}`);
-        const before = plugins.requests.length;
-        // No plugin but the release's: the workspace's own (native/bin, linked into node_modules/.bin, which
-        // `npx jest` puts on the PATH) would be found on the PATH before any download.
-        const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules"));
-        const ws = new PulumiWorkspace({
-          env: {
-            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-            PATH: [pulumiCliBin(), dirname(process.execPath), ...path].join(":"),
-          },
+    test("Terraform: tofu init installs the provider from an HTTPS registry and checks its signature; tofu apply creates the quickstart in a sandbox", async () => {
+      const { version } = release;
+      const tofu = spawnSync(process.execPath, [join(REPO, "scripts", "opentofu.js"), "--print-bin"], { cwd: REPO, encoding: "utf8" });
+      if (tofu.status !== 0) throw new Error(`scripts/opentofu.js failed:\n${tofu.stdout}${tofu.stderr}`);
+      const tofuPath = tofu.stdout.trim().split("\n").at(-1)!;
+      const tlsDir = join(root, "tls");
+      mkdirSync(tlsDir);
+      const tls = testTls(tlsDir);
+      const genuineKey = { keyId: release.signingKey.keyId, armor: readFileSync(join(out, release.signingKey.file), "utf8") };
+      const registry = await startTerraformRegistry(out, version, genuineKey, tls);
+      try {
+        // No CLI configuration of the machine's: an empty one, unless a command names another.
+        const emptyConfig = join(root, "tofurc-empty");
+        writeFileSync(emptyConfig, "");
+        const env = userEnv({
+          TF_CLI_CONFIG_FILE: emptyConfig,
+          SSL_CERT_FILE: tls.caFile,
+          CHECKPOINT_DISABLE: "1",
+          TF_IN_AUTOMATION: "1",
+          CLOUDCOST_API_URL: sandbox.baseUrl,
+          CLOUDCOST_API_TOKEN: token,
         });
-        try {
-          const stack = await ws.initStack("release", user, [
-            { key: "cloudcost:apiUrl", value: sandbox.baseUrl },
-            { key: "cloudcost:apiToken", value: token, secret: true },
-          ]);
-          await stack.must(["up", "--yes", "--skip-preview"]);
-          expect(plugins.requests.slice(before)).toContain(
-            `/releases/v${version}/pulumi-resource-cloudcost-v${version}-linux-amd64.tar.gz`,
+        const quickstart = readFileSync(join(REPO, "examples", "quickstart-terraform", "main.tf"), "utf8");
+        expect(quickstart).toContain('source = "cloudcost/cloudcost"');
+        /** The quickstart in a fresh folder; SOURCE replaces its provider source address. */
+        const folder = (name: string, source = `${registry.host}/cloudcost/cloudcost`) => {
+          const dir = join(root, name);
+          mkdirSync(dir);
+          writeFileSync(join(dir, "main.tf"), quickstart.replace('source = "cloudcost/cloudcost"', `source = "${source}"`));
+          return dir;
+        };
+        const tofuIn = (dir: string, args: string[], extra: Record<string, string> = {}) =>
+          sh(tofuPath, [...args, "-no-color", "-input=false"], dir, { ...env, ...extra });
+        const refused = async (dir: string) => {
+          const err = await tofuIn(dir, ["init"]).then(
+            () => new Error("tofu init succeeded"),
+            (e: Error) => e,
           );
-          const installed = await ws.must(["plugin", "ls", "--json"], user);
-          expect(JSON.parse(installed.stdout)).toEqual(
-            expect.arrayContaining([expect.objectContaining({ name: "cloudcost", kind: "resource", version })]),
-          );
-          const { CloudCostClient } = await import("@cloudcost/api");
-          const names: string[] = [];
-          for await (const g of new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } }).listGroups())
-            names.push(g.name);
-          expect(names).toContain("Released group");
-          await stack.must(["destroy", "--yes", "--skip-preview"]);
-        } finally {
-          ws.dispose();
-        }
-      },
-      TEST_TIMEOUT_MS,
-    );
+          // OpenTofu wraps its messages at 80 columns.
+          return err.message.replace(/\s+/g, " ");
+        };
 
-    test(
-      "npm: @cloudcost/api from Verdaccio, as published by the release, talks to a sandbox",
-      async () => {
-        const { version } = release;
-        const registry = await npmRegistry();
-        const user = join(root, "npm-user");
-        mkdirSync(user);
-        writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-api", private: true, version: "1.0.0" }));
-        await sh("npm", ["install", "--no-audit", "--no-fund", `@cloudcost/api@${version}`], user, npmEnv(registry));
-        const listed = await sh(
-          "node",
-          [
-            "-e",
-            `const { CloudCostClient } = require("@cloudcost/api");
+        // The user's configuration as written (`source = "cloudcost/cloudcost"`), the public registry's host name
+        // answered by ours: the CLI configuration's `host` block stands in for its service discovery.
+        const asWritten = folder("tofu-as-written", "cloudcost/cloudcost");
+        const cliConfig = join(root, "tofurc");
+        writeFileSync(
+          cliConfig,
+          `host "registry.opentofu.org" {\n  services = {\n    "providers.v1" = "https://${registry.host}/v1/providers/"\n  }\n}\n`,
+        );
+        for (const line of installLines("terraform", version)) {
+          await shell(line.replace(/^tofu /, `${tofuPath} `), asWritten, { ...env, TF_CLI_CONFIG_FILE: cliConfig });
+        }
+        expect(readFileSync(join(asWritten, ".terraform.lock.hcl"), "utf8")).toContain(
+          `provider "registry.opentofu.org/cloudcost/cloudcost"`,
+        );
+
+        // Addressed by our registry's own host name: service discovery (/.well-known/terraform.json) first.
+        registry.requests.length = 0;
+        const user = folder("tofu-user");
+        await tofuIn(user, ["init"]);
+        const lock = readFileSync(join(user, ".terraform.lock.hcl"), "utf8");
+        expect(lock).toContain(`provider "${registry.host}/cloudcost/cloudcost"`);
+        expect(lock).toMatch(new RegExp(`version\\s+= "${version.replaceAll(".", "\\.")}"`));
+        // Every zip's hash from the signed SHA256SUMS ("zh:"), which tofu records only after checking the signature.
+        const sums = readFileSync(join(out, `terraform-provider-cloudcost_${version}_SHA256SUMS`), "utf8");
+        for (const [hash, file] of sums
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/))) {
+          if (file!.endsWith(".zip")) expect(lock).toContain(`"zh:${hash}"`);
+        }
+        expect(registry.requests).toEqual(
+          expect.arrayContaining([
+            "/.well-known/terraform.json",
+            "/v1/providers/cloudcost/cloudcost/versions",
+            `/v1/providers/cloudcost/cloudcost/${version}/download/linux/amd64`,
+            `/files/terraform-provider-cloudcost_${version}_SHA256SUMS.sig`,
+          ]),
+        );
+        await tofuIn(user, ["apply", "-auto-approve"]);
+        const groups: string[] = [];
+        const { CloudCostClient } = await import("@cloudcost/api");
+        for await (const g of new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } }).listGroups())
+          groups.push(g.name);
+        expect(groups).toContain("Web shop");
+        await tofuIn(user, ["destroy", "-auto-approve"]);
+
+        const zipName = `terraform-provider-cloudcost_${version}_linux_amd64.zip`;
+        const sumsName = `terraform-provider-cloudcost_${version}_SHA256SUMS`;
+        const genuineZip = registry.files.get(zipName)!;
+        const genuineSums = registry.files.get(sumsName)!;
+        const tampered = Buffer.concat([genuineZip, Buffer.from("tampered")]);
+
+        // A zip changed on the way: its hash is not the one the registry and the signed sums give.
+        registry.files.set(zipName, tampered);
+        expect(await refused(folder("tofu-tampered-zip"))).toMatch(/archive has incorrect checksum/);
+
+        // The zip changed and the sums rewritten to match it: the signature no longer verifies.
+        const { createHash } = await import("node:crypto");
+        const resummed = genuineSums
+          .toString("utf8")
+          .replace(
+            /^[0-9a-f]{64}(?=\s+terraform-provider-cloudcost_.*_linux_amd64\.zip$)/m,
+            createHash("sha256").update(tampered).digest("hex"),
+          );
+        registry.files.set(sumsName, Buffer.from(resummed));
+        expect(await refused(folder("tofu-resummed-zip"))).toMatch(/not signed with a valid signing key[^]*invalid signature/);
+
+        // The genuine files, but the registry names another key than the one that signed them.
+        registry.files.set(zipName, genuineZip);
+        registry.files.set(sumsName, genuineSums);
+        const gnupg = mkdtempSync(join(root, "other-key-"));
+        const gpgEnv = { ...process.env, GNUPGHOME: gnupg };
+        spawnSync(
+          "gpg",
+          ["--batch", "--passphrase", "", "--quick-generate-key", "someone else <other@cloudcost.invalid>", "rsa3072", "sign", "1d"],
+          { env: gpgEnv },
+        );
+        const otherId = /^sec:[^:]*:[^:]*:[^:]*:([0-9A-F]+):/m.exec(
+          spawnSync("gpg", ["--batch", "--with-colons", "--list-secret-keys"], { env: gpgEnv, encoding: "utf8" }).stdout,
+        )?.[1];
+        const otherArmor = spawnSync("gpg", ["--batch", "--armor", "--export", otherId!], { env: gpgEnv, encoding: "utf8" }).stdout;
+        spawnSync("gpgconf", ["--kill", "gpg-agent"], { env: gpgEnv });
+        registry.signingKey = { keyId: otherId!, armor: otherArmor };
+        expect(await refused(folder("tofu-other-key"))).toMatch(/not signed with a valid signing key[^]*unknown issuer/);
+      } finally {
+        await registry.stop();
+      }
+    });
+
+    test("Pulumi: the plugin installs from its download URL without --file, and pulumi up of a program on the SDK from npm fetches it itself", async () => {
+      const { version } = release;
+      expect(release.pluginDownloadURL).toBe(plugins.downloadUrl);
+      const registry = await npmRegistry();
+      const env = npmEnv(registry);
+
+      // `pulumi plugin install` as RELEASING.md gives it, the server being the release's location.
+      const installer = new PulumiWorkspace({ env: { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" } });
+      try {
+        const server = plugins.downloadUrl.replace("${VERSION}", version);
+        for (const line of installLines("pulumi-plugin", version)) {
+          const args = line
+            .replace(/^pulumi /, "")
+            .replace(/--server \S+/, `--server ${server}`)
+            .split(/\s+/);
+          await installer.must(args, root);
+        }
+        const listed = await installer.must(["plugin", "ls", "--json"], root);
+        expect(JSON.parse(listed.stdout)).toEqual(
+          expect.arrayContaining([expect.objectContaining({ name: "cloudcost", kind: "resource", version })]),
+        );
+      } finally {
+        installer.dispose();
+      }
+      expect(plugins.requests).toContain(`/releases/v${version}/pulumi-resource-cloudcost-v${version}-linux-amd64.tar.gz`);
+
+      // A program on the SDK from the registry, with an empty plugin cache: the engine downloads the plugin from
+      // the URL the SDK carries.
+      const user = join(root, "pulumi-user");
+      mkdirSync(user);
+      writeFileSync(
+        join(user, "package.json"),
+        JSON.stringify({ name: "try-cloudcost", private: true, version: "1.0.0", main: "index.js" }),
+      );
+      writeFileSync(join(user, "Pulumi.yaml"), "name: try-cloudcost\nruntime: nodejs\n");
+      writeFileSync(
+        join(user, "index.js"),
+        'const cloudcost = require("@cloudcost/pulumi-native");\nexports.id = new cloudcost.CloudGroup("g", { name: "Released group" }).id;\n',
+      );
+      for (const line of installLines("npm", version)) await shell(line, user, env);
+      // Every resource and function of the schema, as the installed package exports them.
+      const exported = await sh(
+        "node",
+        [
+          "-p",
+          'const c = require("@cloudcost/pulumi-native"); [typeof c.BudgetAlert, typeof c.CloudGroup, typeof c.ScheduledReport, typeof c.getCostSummaryOutput, require("@cloudcost/pulumi-native/package.json").version].join(" ")',
+        ],
+        user,
+        env,
+      );
+      expect(exported.trim()).toBe(`function function function function ${version}`);
+      const before = plugins.requests.length;
+      // No plugin but the release's: the workspace's own (native/bin, linked into node_modules/.bin, which
+      // `npx jest` puts on the PATH) would be found on the PATH before any download.
+      const path = (process.env.PATH ?? "").split(":").filter((dir) => !dir.includes("node_modules"));
+      const ws = new PulumiWorkspace({
+        env: {
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+          PATH: [pulumiCliBin(), dirname(process.execPath), ...path].join(":"),
+        },
+      });
+      try {
+        const stack = await ws.initStack("release", user, [
+          { key: "cloudcost:apiUrl", value: sandbox.baseUrl },
+          { key: "cloudcost:apiToken", value: token, secret: true },
+        ]);
+        await stack.must(["up", "--yes", "--skip-preview"]);
+        expect(plugins.requests.slice(before)).toContain(`/releases/v${version}/pulumi-resource-cloudcost-v${version}-linux-amd64.tar.gz`);
+        const installed = await ws.must(["plugin", "ls", "--json"], user);
+        expect(JSON.parse(installed.stdout)).toEqual(
+          expect.arrayContaining([expect.objectContaining({ name: "cloudcost", kind: "resource", version })]),
+        );
+        const { CloudCostClient } = await import("@cloudcost/api");
+        const names: string[] = [];
+        for await (const g of new CloudCostClient({ baseUrl: sandbox.baseUrl, auth: { apiToken: token } }).listGroups()) names.push(g.name);
+        expect(names).toContain("Released group");
+        await stack.must(["destroy", "--yes", "--skip-preview"]);
+      } finally {
+        ws.dispose();
+      }
+    });
+
+    test("npm: @cloudcost/api from Verdaccio, as published by the release, talks to a sandbox", async () => {
+      const { version } = release;
+      const registry = await npmRegistry();
+      const user = join(root, "npm-user");
+      mkdirSync(user);
+      writeFileSync(join(user, "package.json"), JSON.stringify({ name: "try-api", private: true, version: "1.0.0" }));
+      await sh("npm", ["install", "--no-audit", "--no-fund", `@cloudcost/api@${version}`], user, npmEnv(registry));
+      const listed = await sh(
+        "node",
+        [
+          "-e",
+          `const { CloudCostClient } = require("@cloudcost/api");
            (async () => { const c = new CloudCostClient({ baseUrl: process.env.URL, auth: { apiToken: process.env.TOKEN } });
              const g = await c.createGroup({ name: "From npm" }); console.log(require("@cloudcost/api/package.json").version, g.name); })();`,
+        ],
+        user,
+        userEnv({ URL: sandbox.baseUrl, TOKEN: token }),
+      );
+      expect(listed.trim()).toBe(`${version} From npm`);
+    });
+
+    test("PyPI: the wheel and sdist uploaded by twine to pypiserver; pip installs pulumi_cloudcost, which names the release's plugin location", async () => {
+      const { version } = release;
+      const index = await startPypiServer(root);
+      try {
+        const files = release.artifacts.filter((a) => a.kind === "pypi").map((a) => a.file);
+        publish.publishPypi({ out, files, repositoryUrl: `${index.url}/`, username: "ci", password: "ci" });
+        const user = await virtualenv(join(root, "pypi-user"), []);
+        const pipEnv = userEnv({ PIP_INDEX_URL: `${index.url}/simple/`, PATH: `${join(user, "bin")}:${process.env.PATH}` });
+        for (const line of installLines("python", version)) await shell(line, user, pipEnv);
+        const loaded = await sh(
+          join(user, "bin", "python"),
+          [
+            "-c",
+            "import importlib.metadata as m, importlib.resources as r, json, pulumi_cloudcost as c; print(c.CloudGroup.__name__, c.BudgetAlert.__name__, c.ScheduledReport.__name__, c.get_cost_summary_output.__name__, m.version('pulumi_cloudcost'), json.loads(r.files('pulumi_cloudcost').joinpath('pulumi-plugin.json').read_text())['server'])",
           ],
           user,
-          userEnv({ URL: sandbox.baseUrl, TOKEN: token }),
         );
-        expect(listed.trim()).toBe(`${version} From npm`);
-      },
-      TEST_TIMEOUT_MS,
-    );
+        expect(loaded.trim()).toBe(`CloudGroup BudgetAlert ScheduledReport get_cost_summary_output ${version} ${plugins.downloadUrl}`);
+      } finally {
+        await index.stop();
+      }
+    });
 
-    test(
-      "PyPI: the wheel and sdist uploaded by twine to pypiserver; pip installs pulumi_cloudcost, which names the release's plugin location",
-      async () => {
-        const { version } = release;
-        const index = await startPypiServer(root);
-        try {
-          const files = release.artifacts.filter((a) => a.kind === "pypi").map((a) => a.file);
-          publish.publishPypi({ out, files, repositoryUrl: `${index.url}/`, username: "ci", password: "ci" });
-          const user = await virtualenv(join(root, "pypi-user"), []);
-          const pipEnv = userEnv({ PIP_INDEX_URL: `${index.url}/simple/`, PATH: `${join(user, "bin")}:${process.env.PATH}` });
-          for (const line of installLines("python", version)) await shell(line, user, pipEnv);
-          const loaded = await sh(
-            join(user, "bin", "python"),
-            [
-              "-c",
-              "import importlib.metadata as m, importlib.resources as r, json, pulumi_cloudcost as c; print(c.CloudGroup.__name__, c.BudgetAlert.__name__, c.ScheduledReport.__name__, c.get_cost_summary_output.__name__, m.version('pulumi_cloudcost'), json.loads(r.files('pulumi_cloudcost').joinpath('pulumi-plugin.json').read_text())['server'])",
-            ],
-            user,
-          );
-          expect(loaded.trim()).toBe(`CloudGroup BudgetAlert ScheduledReport get_cost_summary_output ${version} ${plugins.downloadUrl}`);
-        } finally {
-          await index.stop();
-        }
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    test(
-      "Go: the SDK and the provider modules from the release's GOPROXY tree; a program on the SDK builds",
-      async () => {
-        const { version } = release;
-        const user = join(root, "go-user");
-        mkdirSync(user);
-        writeFileSync(join(user, "go.mod"), "module example.com/try-cloudcost\n\ngo 1.25\n");
-        writeFileSync(
-          join(user, "main.go"),
-          'package main\n\nimport (\n\t"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n\t\t_, err := cloudcost.NewCloudGroup(ctx, "g", &cloudcost.CloudGroupArgs{Name: pulumi.String("G")})\n\t\treturn err\n\t})\n}\n',
-        );
-        const upstream = (await sh("go", ["env", "GOPROXY"], user)).trim();
-        const env = userEnv({
-          GOPROXY: `file://${join(out, "goproxy")},${upstream}`,
-          // Never published to the public checksum database.
-          GONOSUMDB: "github.com/cloudcost/*",
-          GOFLAGS: "-mod=mod -buildvcs=false",
-          GOWORK: "off",
-        });
-        for (const line of installLines("go", version)) await shell(line, user, env);
-        await goBuild(join(root, "go-program"), user, env);
-        expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go v${version}`);
-        const provider = JSON.parse(
-          await sh(
-            "go",
-            ["mod", "download", "-json", `github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost@v${version}`],
-            user,
-            env,
-          ),
-        ) as { Version: string; Error?: string };
-        expect(provider).toEqual(expect.objectContaining({ Version: `v${version}` }));
-      },
-      TEST_TIMEOUT_MS,
-    );
+    test("Go: the SDK and the provider modules from the release's GOPROXY tree; a program on the SDK builds", async () => {
+      const { version } = release;
+      const user = join(root, "go-user");
+      mkdirSync(user);
+      writeFileSync(join(user, "go.mod"), "module example.com/try-cloudcost\n\ngo 1.25\n");
+      writeFileSync(
+        join(user, "main.go"),
+        'package main\n\nimport (\n\t"github.com/cloudcost/cloudcost-pulumi/sdk/go/cloudcost"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n\t\t_, err := cloudcost.NewCloudGroup(ctx, "g", &cloudcost.CloudGroupArgs{Name: pulumi.String("G")})\n\t\treturn err\n\t})\n}\n',
+      );
+      const upstream = (await sh("go", ["env", "GOPROXY"], user)).trim();
+      const env = userEnv({
+        GOPROXY: `file://${join(out, "goproxy")},${upstream}`,
+        // Never published to the public checksum database.
+        GONOSUMDB: "github.com/cloudcost/*",
+        GOFLAGS: "-mod=mod -buildvcs=false",
+        GOWORK: "off",
+      });
+      for (const line of installLines("go", version)) await shell(line, user, env);
+      await goBuild(join(root, "go-program"), user, env);
+      expect(readFileSync(join(user, "go.mod"), "utf8")).toContain(`github.com/cloudcost/cloudcost-pulumi/sdk/go v${version}`);
+      const provider = JSON.parse(
+        await sh(
+          "go",
+          ["mod", "download", "-json", `github.com/cloudcost/cloudcost-pulumi/terraform-provider-cloudcost@v${version}`],
+          user,
+          env,
+        ),
+      ) as { Version: string; Error?: string };
+      expect(provider).toEqual(expect.objectContaining({ Version: `v${version}` }));
+    });
   },
 );
