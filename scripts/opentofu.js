@@ -7,8 +7,9 @@
  * fork of hcl/v2; without it `internal/lang/blocktoattr` does not compile). See scripts/opentofu/README.md.
  *
  * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags for the CLIs, `version.dev=no` as release
- * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with; nothing of OpenTofu's
- * source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go:
+ * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with, of a copy of the
+ * release's module without the remote-state backends scripts/opentofu-backends.js leaves out (every configuration here
+ * keeps its state in the local backend); nothing of OpenTofu's source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go:
  * their digest is stamped into it) is reused; a build goes to a temporary folder first and is renamed into
  * place, so an interrupted or concurrent build never leaves half a folder behind.
  *
@@ -19,9 +20,10 @@
  */
 const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
-const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
 const { CLI_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
+const { LEFT_OUT_BACKENDS, TrimError, trimmedModuleCopy } = require("./opentofu-backends.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "opentofu");
@@ -38,8 +40,8 @@ const VERSION = pinned();
 const CACHE = join(REPO, ".cache", "opentofu", VERSION);
 const BIN = join(CACHE, "bin");
 const EXECUTABLE = join(BIN, "tofu");
-/** What a build is made from, with its flags: a change to any of them means the folder is stale. */
-const INPUTS = ["go.mod", "go.sum", "tools.go"];
+/** What a build is made from, with its flags and the backends left out: a change to any of them means the folder is stale. */
+const INPUTS = ["go.mod", "go.sum", "tools.go", "../opentofu-backends.js"];
 /** Written into the bin folder: the digest of INPUTS and the build flags the build was made from. */
 const STAMP = ".inputs-sha256";
 
@@ -97,6 +99,39 @@ function isComplete() {
   return answersVersion(EXECUTABLE);
 }
 
+/**
+ * Builds `tofu` into STAGING from a copy of the pinned module without the state backends scripts/opentofu-backends.js
+ * leaves out: the copy, and a go.mod of the wrapper's with a `replace` to it (`go build -modfile`), in a folder that is
+ * removed afterwards. Every other module comes from Go's module cache as before, so Go's build cache shares their
+ * packages with the Pulumi CLI's build; -trimpath keeps the copy's path out of the binary and the build cache's keys.
+ */
+function buildTrimmed(staging) {
+  const moduleDir = go(["list", "-m", "-f", "{{.Dir}}", TOFU], "finding OpenTofu's module").trim();
+  const work = mkdtempSync(join(CACHE, "module-"));
+  try {
+    const copy = join(work, "opentofu");
+    trimmedModuleCopy(moduleDir, copy);
+    const modfile = join(work, "build.mod");
+    writeFileSync(modfile, `${readFileSync(join(MODULE_DIR, "go.mod"), "utf8")}\nreplace ${TOFU} => ${copy}\n`);
+    copyFileSync(join(MODULE_DIR, "go.sum"), join(work, "build.sum"));
+    go(
+      [
+        "build",
+        `-modfile=${modfile}`,
+        ...CLI_BUILD_FLAGS,
+        "-ldflags",
+        `-s -w -X ${TOFU}/version.dev=no`,
+        "-o",
+        join(staging, "tofu"),
+        `${TOFU}/cmd/tofu`,
+      ],
+      `building tofu (without the ${Object.keys(LEFT_OUT_BACKENDS).join(", ")} backends)`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** Builds (or reuses) the bin folder; returns the path of `tofu`. */
 function ensureOpenTofu() {
   const shown = relative(process.cwd(), EXECUTABLE) || EXECUTABLE;
@@ -119,10 +154,7 @@ function ensureOpenTofu() {
       const proxy = spawnSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).stdout.trim();
       throw new BuildError(`${err.message}\nIs the Go module proxy reachable (GOPROXY=${proxy})?`, { cause: err });
     }
-    go(
-      ["build", ...CLI_BUILD_FLAGS, "-ldflags", `-s -w -X ${TOFU}/version.dev=no`, "-o", join(staging, "tofu"), `${TOFU}/cmd/tofu`],
-      "building tofu",
-    );
+    buildTrimmed(staging);
     if (!answersVersion(join(staging, "tofu"))) throw new BuildError(`the tofu just built does not answer \`version\` with ${VERSION}`);
     writeFileSync(join(staging, STAMP), inputsDigest());
     rmSync(BIN, { recursive: true, force: true });
@@ -141,7 +173,7 @@ if (require.main === module) {
     const tofu = ensureOpenTofu();
     if (process.argv.includes("--print-bin")) console.log(tofu);
   } catch (err) {
-    console.error(err instanceof BuildError ? `scripts/opentofu.js: ${err.message}` : err);
+    console.error(err instanceof BuildError || err instanceof TrimError ? `scripts/opentofu.js: ${err.message}` : err);
     process.exitCode = 1;
   }
 }
