@@ -9,9 +9,10 @@
  * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags for the CLIs, `version.dev=no` as release
  * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with, of a copy of the
  * release's module without the remote-state backends scripts/opentofu-backends.js leaves out (every configuration here
- * keeps its state in the local backend); nothing of OpenTofu's source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go:
- * their digest is stamped into it) is reused; a build goes to a temporary folder first and is renamed into
- * place, so an interrupted or concurrent build never leaves half a folder behind.
+ * keeps its state in the local backend); nothing of OpenTofu's source is kept in this repository. A complete folder
+ * built from the same inputs (go.mod, go.sum, tools.go, scripts/opentofu-backends.js: their digest is stamped into it)
+ * is reused; a build goes to a temporary folder first and is renamed into place, so an interrupted or concurrent build
+ * never leaves half a folder behind.
  *
  *   node scripts/opentofu.js              builds (or reuses) and prints one line
  *   node scripts/opentofu.js --print-bin  the same, then the path of the tofu executable as the last line
@@ -112,7 +113,7 @@ function buildTrimmed(staging) {
     const copy = join(work, "opentofu");
     trimmedModuleCopy(moduleDir, copy);
     const modfile = join(work, "build.mod");
-    writeFileSync(modfile, `${readFileSync(join(MODULE_DIR, "go.mod"), "utf8")}\nreplace ${TOFU} => ${copy}\n`);
+    writeFileSync(modfile, `${readFileSync(join(MODULE_DIR, "go.mod"), "utf8")}\nreplace ${TOFU} => ${JSON.stringify(copy)}\n`);
     copyFileSync(join(MODULE_DIR, "go.sum"), join(work, "build.sum"));
     go(
       [
