@@ -3,8 +3,8 @@
  * The state backends our OpenTofu build leaves out, and the copy of OpenTofu's module it is built from (issue 39).
  *
  * Every configuration here (the tests', the examples', the docs', the provider's acceptance tests) keeps its state in
- * the `local` backend; nothing names a backend. Yet a third of what a cold build of `tofu` compiles is the clients of the
- * remote-state backends: of the 780 packages OpenTofu does not share with the Pulumi CLI's build (52 MB of Go),
+ * the `local` backend; nothing names a backend. Yet most of what `tofu` compiles beyond the Pulumi CLI's packages is the
+ * clients of remote-state backends: of the 780 packages OpenTofu does not share with the CLI's build (52 MB of Go),
  * `kubernetes` (client-go and the Kubernetes API types), `cos` and `oss` (Tencent's and Alibaba's SDKs), `consul`, `pg`,
  * `s3`, `gcs` and `azurerm` alone need 363 (28 MB). So the build compiles a copy of the pinned release's module whose
  * backend table (internal/backend/init/init.go, the one place backends are registered) lacks those eight: `local`,
