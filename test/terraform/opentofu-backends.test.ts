@@ -4,24 +4,20 @@
  * OpenTofu's own error and a detail that says why; the local backend, where every configuration here keeps its
  * state, works as before.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { START_TIMEOUT_MS } from "@cloudcost/testkit";
-import { REPO } from "./support";
+import { lastLine } from "./support";
 
 const run = promisify(execFile);
 const { LEFT_OUT_BACKENDS } = require("../../scripts/opentofu-backends.js") as { LEFT_OUT_BACKENDS: Record<string, string> };
 
 let tofu: string;
 const folders: string[] = [];
-beforeAll(() => {
-  const r = spawnSync(process.execPath, [join(REPO, "scripts", "opentofu.js"), "--print-bin"], { cwd: REPO, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`node scripts/opentofu.js --print-bin failed:\n${r.stdout}${r.stderr}`);
-  tofu = r.stdout.trim().split("\n").at(-1)!;
-});
+beforeAll(() => void (tofu = lastLine("opentofu.js", ["--print-bin"])));
 afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** `tofu init` of a configuration whose only content is a backend block of TYPE. */

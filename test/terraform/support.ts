@@ -20,7 +20,7 @@ export interface TofuResult {
 }
 
 /** The last line a script prints (the path it was asked for); throws with its output when it fails. */
-function lastLine(script: string, args: string[] = []): string {
+export function lastLine(script: string, args: string[] = []): string {
   const r = spawnSync(process.execPath, [join(REPO, "scripts", script), ...args], { cwd: REPO, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`node scripts/${script} ${args.join(" ")} failed (${r.status}):\n${r.stdout}${r.stderr}`);
   return r.stdout.trim().split("\n").at(-1)!;
