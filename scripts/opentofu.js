@@ -7,10 +7,11 @@
  * fork of hcl/v2; without it `internal/lang/blocktoattr` does not compile). See scripts/opentofu/README.md.
  *
  * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags for the CLIs, `version.dev=no` as release
- * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with, of a copy of the
- * release's module without the remote-state backends scripts/opentofu-backends.js leaves out (every configuration here
- * keeps its state in the local backend); nothing of OpenTofu's source is kept in this repository. A complete folder
- * built from the same inputs (go.mod, go.sum, tools.go, scripts/opentofu-backends.js: their digest is stamped into it)
+ * builds set it, so `tofu version` prints the plain release) from the module proxy Go is configured with, of copies of the
+ * release's module and go-getter's without the cloud SDKs scripts/opentofu-trims.js leaves out (remote-state backends,
+ * cloud KMS key providers, s3:: and gcs:: module sources: nothing here uses them); nothing of OpenTofu's source is kept
+ * in this repository. A complete folder built from the same inputs (go.mod, go.sum, tools.go, the trims and
+ * scripts/go-module-copy.js: their digest is stamped into it)
  * is reused; a build goes to a temporary folder first and is renamed into place, so an interrupted or concurrent build
  * never leaves half a folder behind.
  *
@@ -21,10 +22,11 @@
  */
 const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
-const { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
 const { CLI_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
-const { LEFT_OUT_BACKENDS, TrimError, trimmedModuleCopy } = require("./opentofu-backends.js");
+const { TrimError, writeTrimmedBuild } = require("./go-module-copy.js");
+const { TRIMS } = require("./opentofu-trims.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "opentofu");
@@ -41,8 +43,8 @@ const VERSION = pinned();
 const CACHE = join(REPO, ".cache", "opentofu", VERSION);
 const BIN = join(CACHE, "bin");
 const EXECUTABLE = join(BIN, "tofu");
-/** What a build is made from, with its flags and the backends left out: a change to any of them means the folder is stale. */
-const INPUTS = ["go.mod", "go.sum", "tools.go", "../opentofu-backends.js"];
+/** What a build is made from, with its flags and what it leaves out: a change to any of them means the folder is stale. */
+const INPUTS = ["go.mod", "go.sum", "tools.go", "../opentofu-trims.js", "../go-module-copy.js"];
 /** Written into the bin folder: the digest of INPUTS and the build flags the build was made from. */
 const STAMP = ".inputs-sha256";
 
@@ -101,20 +103,16 @@ function isComplete() {
 }
 
 /**
- * Builds `tofu` into STAGING from a copy of the pinned module without the state backends scripts/opentofu-backends.js
- * leaves out: the copy, and a go.mod of the wrapper's with a `replace` to it (`go build -modfile`), in a folder that is
- * removed afterwards. Every other module comes from Go's module cache as before, so Go's build cache shares their
- * packages with the Pulumi CLI's build; -trimpath keeps the copy's path out of the binary and the build cache's keys.
+ * Builds `tofu` into STAGING from copies of the pinned modules without what scripts/opentofu-trims.js leaves out: the
+ * copies, and a go.mod of the wrapper's with a `replace` to each (`go build -modfile`), in a folder that is removed
+ * afterwards. Every other module comes from Go's module cache as before, so Go's build cache shares their packages with
+ * the Pulumi CLI's build; -trimpath keeps the copies' paths out of the binary and the build cache's keys.
  */
 function buildTrimmed(staging) {
-  const moduleDir = go(["list", "-m", "-f", "{{.Dir}}", TOFU], "finding OpenTofu's module").trim();
-  const work = mkdtempSync(join(CACHE, "module-"));
+  const work = mkdtempSync(join(CACHE, "modules-"));
   try {
-    const copy = join(work, "opentofu");
-    trimmedModuleCopy(moduleDir, copy);
-    const modfile = join(work, "build.mod");
-    writeFileSync(modfile, `${readFileSync(join(MODULE_DIR, "go.mod"), "utf8")}\nreplace ${TOFU} => ${JSON.stringify(copy)}\n`);
-    copyFileSync(join(MODULE_DIR, "go.sum"), join(work, "build.sum"));
+    const dirOf = (module) => go(["list", "-m", "-f", "{{.Dir}}", module], `finding the module ${module}`).trim();
+    const modfile = writeTrimmedBuild(MODULE_DIR, TRIMS, join(work, "build"), dirOf);
     go(
       [
         "build",
@@ -126,7 +124,7 @@ function buildTrimmed(staging) {
         join(staging, "tofu"),
         `${TOFU}/cmd/tofu`,
       ],
-      `building tofu (without the ${Object.keys(LEFT_OUT_BACKENDS).join(", ")} backends)`,
+      "building tofu (without the cloud SDKs of scripts/opentofu-trims.js)",
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

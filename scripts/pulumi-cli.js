@@ -14,9 +14,11 @@
  *   pulumi-resource-pulumi-nodejs   the dynamic-provider launcher script shipped in the sdk/v3 module
  *
  * The build is the ordinary Go one (`go build` with scripts/go-build.js's flags, the version stamped with -ldflags as release
- * builds do), from the module proxy Go is configured with; nothing of Pulumi's source is kept in this
- * repository. A complete folder built from the same inputs (go.mod, go.sum, our host's source: their digest is
- * stamped into it) is reused; a build goes to a temporary folder first and is renamed into
+ * builds do), from the module proxy Go is configured with, of a copy of pkg/v3 without what scripts/pulumi-cli-trims.js
+ * leaves out (state in cloud buckets, cloud KMS secrets, `pulumi env setup aws|azure`, `pulumi api`: nothing here uses
+ * them; the copy stays in the bin folder, `.trimmed/`, for `go test ./langhost`: PULUMI_BUILD_MODFILE);
+ * nothing of Pulumi's source is kept in this repository. A complete folder built from the same inputs (go.mod, go.sum,
+ * our host's source, the trims: their digest is stamped into it) is reused; a build goes to a temporary folder first and is renamed into
  * place, so an interrupted or concurrent build never leaves half a folder behind.
  *
  *   node scripts/pulumi-cli.js              builds (or reuses) and prints one line
@@ -40,6 +42,8 @@ const {
 } = require("node:fs");
 const { join, relative } = require("node:path");
 const { CLI_BUILD_FLAGS, wrapperModuleEnv } = require("./go-build.js");
+const { TrimError, writeTrimmedBuild } = require("./go-module-copy.js");
+const { TRIMS } = require("./pulumi-cli-trims.js");
 
 const REPO = join(__dirname, "..");
 const MODULE_DIR = join(__dirname, "pulumi-cli");
@@ -84,7 +88,22 @@ function ourSources() {
  * What a build is made from: a change to any of them (our hosts' source, a pin), or to what is stamped into a host
  * (HOST_VARIABLES, also in inputsDigest), means the folder is stale.
  */
-const INPUTS = ["go.mod", "go.sum", "tools.go", ...ourSources(), "language-yaml/go.mod", "language-yaml/go.sum"];
+const INPUTS = [
+  "go.mod",
+  "go.sum",
+  "tools.go",
+  ...ourSources(),
+  "language-yaml/go.mod",
+  "language-yaml/go.sum",
+  "../pulumi-cli-trims.js",
+  "../go-module-copy.js",
+];
+/**
+ * The trimmed copy of pkg/v3 and the go.mod that builds with it, in the bin folder: every build of the wrapper module's
+ * packages must name it (`go build -modfile=…`), or Go's build cache holds pkg/v3's packages twice (copy and original).
+ */
+const TRIMMED = ".trimmed";
+const BUILD_MODFILE = join(BIN, TRIMMED, "build.mod");
 /** Written into the bin folder: the digest of INPUTS the build was made from. */
 const STAMP = ".inputs-sha256";
 
@@ -163,11 +182,16 @@ function buildFlags(variables) {
 const HOST_VARIABLES = { "language-go": { "main.programBuildFlags": PROGRAM_BUILD_FLAGS.join(" ") } };
 
 function build(out) {
+  const dirOf = (module) => go(["list", "-m", "-f", "{{.Dir}}", module], `finding the module ${module}`).trim();
+  const modfile = `-modfile=${writeTrimmedBuild(MODULE_DIR, TRIMS, join(out, TRIMMED), dirOf)}`;
   const pulumi = buildFlags({ [`${SDK}/go/common/version.Version`]: VERSION });
-  go(["build", ...pulumi, "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`], "building pulumi");
+  go(
+    ["build", modfile, ...pulumi, "-o", join(out, "pulumi"), `${PKG}/cmd/pulumi`],
+    "building pulumi (without what scripts/pulumi-cli-trims.js leaves out)",
+  );
   for (const dir of OUR_HOSTS) {
     const host = buildFlags({ "main.version": VERSION, ...HOST_VARIABLES[dir] });
-    go(["build", ...host, "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
+    go(["build", modfile, ...host, "-o", join(out, `pulumi-${dir}`), `./${dir}`], `building pulumi-${dir}`);
   }
   // The CLI's flags and (language-yaml/go.mod) the CLI's module versions: the packages the two share compile once.
   const yaml = buildFlags({ [`${YAML}/pkg/version.Version`]: pinned(YAML, YAML_MODULE_DIR) });
@@ -184,7 +208,7 @@ function build(out) {
 }
 
 function isComplete() {
-  if (!EXECUTABLES.every((name) => existsSync(join(BIN, name)))) return false;
+  if (![...EXECUTABLES, join(TRIMMED, "build.mod")].every((name) => existsSync(join(BIN, name)))) return false;
   if (!existsSync(join(BIN, STAMP)) || readFileSync(join(BIN, STAMP), "utf8") !== inputsDigest()) return false;
   const version = spawnSync(join(BIN, "pulumi"), ["version"], {
     encoding: "utf8",
@@ -212,6 +236,8 @@ function ensurePulumiCli() {
     writeFileSync(join(staging, STAMP), inputsDigest());
     rmSync(BIN, { recursive: true, force: true });
     renameSync(staging, BIN);
+    // The copy's new place (-trimpath keeps its path out of the binaries and out of Go's cache keys).
+    writeFileSync(BUILD_MODFILE, readFileSync(BUILD_MODFILE, "utf8").split(staging).join(BIN));
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -225,6 +251,7 @@ module.exports = {
   PULUMI_BIN: BIN,
   PULUMI_EXECUTABLES: EXECUTABLES,
   PROGRAM_BUILD_FLAGS,
+  PULUMI_BUILD_MODFILE: BUILD_MODFILE,
 };
 
 if (require.main === module) {
@@ -232,7 +259,7 @@ if (require.main === module) {
     const bin = ensurePulumiCli();
     if (process.argv.includes("--print-bin")) console.log(bin);
   } catch (err) {
-    console.error(err instanceof BuildError ? `scripts/pulumi-cli.js: ${err.message}` : err);
+    console.error(err instanceof BuildError || err instanceof TrimError ? `scripts/pulumi-cli.js: ${err.message}` : err);
     process.exitCode = 1;
   }
 }
