@@ -233,11 +233,13 @@ function ensurePulumiCli() {
   try {
     download();
     build(staging);
+    // The go.mod names the copy where it will be once STAGING is renamed into place (-trimpath keeps the copy's path
+    // out of the binaries and of Go's cache keys: a build with it reuses what this one compiled).
+    const modfile = join(staging, TRIMMED, "build.mod");
+    writeFileSync(modfile, readFileSync(modfile, "utf8").split(staging).join(BIN));
     writeFileSync(join(staging, STAMP), inputsDigest());
     rmSync(BIN, { recursive: true, force: true });
     renameSync(staging, BIN);
-    // The copy's new place (-trimpath keeps its path out of the binaries and out of Go's cache keys).
-    writeFileSync(BUILD_MODFILE, readFileSync(BUILD_MODFILE, "utf8").split(staging).join(BIN));
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
