@@ -11,8 +11,8 @@
  *   backends        (internal/backend/init/init.go, the one table of backends) azurerm, consul, cos, gcs, kubernetes,
  *                   oss, pg and s3: a configuration naming one gets OpenTofu's own "Unsupported backend type" error,
  *                   with a detail that says why and what to use
- *   key providers   (internal/encryption/default_registry.go) aws_kms, gcp_kms, azure_vault and openbao: refused as an
- *                   unknown key provider type
+ *   key providers   (internal/encryption/default_registry.go) aws_kms, gcp_kms, azure_vault and openbao: refused as
+ *                   soon as a configuration declares one, as a key provider OpenTofu does not know
  *   module sources  (go-getter's getters, and OpenTofu's table of them) s3:: and gcs::: refused as a source type
  *                   OpenTofu cannot download
  *

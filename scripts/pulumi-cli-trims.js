@@ -7,18 +7,27 @@
  * Storage, Key Vault and authorization clients, and pb33f/libopenapi, the largest library of the whole build. Everything
  * else the CLI does stays. Left out, each refused by name:
  *
- *   state           (backend/diy) the s3://, gs:// and azblob:// drivers: `pulumi login s3://…` says the backend is
- *                   left out of this build
- *   secrets         (secrets/cloud) the awskms://, gcpkms:// and azurekeyvault:// keepers: refused by gocloud.dev as
- *                   a scheme with no driver registered (passphrase and hashivault:// stay: testkit's stacks keep their
- *                   secrets in a 127.0.0.1 stand-in for Vault's transit engine)
- *   env setup       (cmd/esc/cli) `pulumi env setup aws` and `… azure` (`… gcp` stays: its SDK is the CLI's anyway)
+ *   state           (backend/diy) the s3://, gs:// and azblob:// drivers (without the refusal, a scheme with no
+ *                   driver counts as a Pulumi Cloud URL, and `pulumi login s3://…` asks for PULUMI_ACCESS_TOKEN)
+ *   secrets         (secrets/cloud) the awskms://, gcpkms:// and azurekeyvault:// keepers (passphrase and hashivault://
+ *                   stay: testkit's stacks keep their secrets in a 127.0.0.1 stand-in for Vault's transit engine)
+ *   env setup       (cmd/esc/cli) `pulumi env setup aws` and `… azure`, hidden (`… gcp` stays: its SDK is the CLI's
+ *                   anyway)
  *   pulumi api      (cmd/pulumi/cloud) the Pulumi Cloud REST API client and its OpenAPI parser
  *
  * Plain JavaScript with no dependencies: scripts/pulumi-cli.js runs before `npm ci`.
  */
 
 const PKG = "github.com/pulumi/pulumi/pkg/v3";
+
+/** The secrets providers' URL schemes whose keepers are left out. */
+const LEFT_OUT_SECRETS = ["awskms", "gcpkms", "azurekeyvault"];
+
+/** A Go string literal: WHAT (a format with one %s, or a plain string) "is left out of this build …". */
+const leftOut = (what) =>
+  JSON.stringify(
+    `${what} is left out of this build of the Pulumi CLI (cloudcost-pulumi's scripts/pulumi-cli-trims.js); use an official Pulumi CLI release`,
+  );
 
 /** An edit that deletes the import line of PACKAGE (blank or not, with its comment) from FILE. */
 const dropImport = (file, pkg) => ({
@@ -51,11 +60,7 @@ const stateEdits = [
     file: BACKEND,
     what: "the gs:// credentials mux and the azblob:// opener",
     pattern: /^\t\/\/ for gcp we want to support additional credentials\n[\s\S]*?\n(?=\tbucket, err := blobmux\.OpenBucket\(ctx, u\)\n)/,
-    replacement:
-      "\tif leftOutSchemes[p.Scheme] {\n" +
-      '\t\treturn nil, fmt.Errorf("the %s:// state backend is left out of this build of the Pulumi CLI (cloudcost-pulumi\'s "+\n' +
-      '\t\t\t"scripts/pulumi-cli-trims.js: its stacks keep state in file://); use an official Pulumi CLI release", p.Scheme)\n' +
-      "\t}\n\n",
+    replacement: `\tif leftOutSchemes[p.Scheme] {\n\t\treturn nil, fmt.Errorf(${leftOut("the %s:// state backend")}, p.Scheme)\n\t}\n\n`,
   },
   // bucket.go's copy hook asks a bucket for the AWS SDK's CopyObjectInput; a stand-in type no driver here fills keeps
   // the hook (a no-op for file://) without the SDK.
@@ -95,17 +100,53 @@ const secretsEdits = [
     "google.golang.org/api/cloudkms/v1",
     `${PKG}/authhelpers`,
   ].map((p) => dropImport(SECRETS, p)),
-  { file: SECRETS, what: "the gcpkms:// case of openKeeper", pattern: /^\tcase gcpkms\.Scheme:\n[\s\S]*?\n(?=\tdefault:\n)/ },
+  {
+    file: SECRETS,
+    what: "the gcpkms:// case of openKeeper",
+    pattern: /^\tcase gcpkms\.Scheme:\n[\s\S]*?\n(?=\tdefault:\n)/,
+    replacement: `\tcase ${LEFT_OUT_SECRETS.map((scheme) => JSON.stringify(scheme)).join(", ")}:\n\t\treturn nil, fmt.Errorf(${leftOut("the %s:// secrets provider")}, u.Scheme)\n`,
+  },
 ];
 
-/** `pulumi env setup aws` and `… azure`: their files and commands. */
-const envSetupEdits = ["aws", "azure"].flatMap((cloud) => {
-  const name = cloud === "aws" ? "AWS" : "Azure";
-  return [
-    { file: `cmd/esc/cli/setup_${cloud}.go`, what: `pulumi env setup ${cloud}`, remove: true },
-    { file: SETUP, what: `the ${cloud} setup command`, pattern: new RegExp(`^\\tcmd\\.AddCommand\\(newSetup${name}Cmd\\(setup\\)\\)\\n`) },
-  ];
-});
+/** `pulumi env setup aws` and `… azure`: their files, and in their place hidden commands that refuse by name. */
+const envSetupEdits = [
+  ...["aws", "azure"].flatMap((cloud) => {
+    const name = cloud === "aws" ? "AWS" : "Azure";
+    return [
+      { file: `cmd/esc/cli/setup_${cloud}.go`, what: `pulumi env setup ${cloud}`, remove: true },
+      {
+        file: SETUP,
+        what: `the ${cloud} setup command`,
+        pattern: new RegExp(`^\\tcmd\\.AddCommand\\(newSetup${name}Cmd\\(setup\\)\\)\\n`),
+        replacement: `\tcmd.AddCommand(leftOutSetupCmd("${cloud}"))\n`,
+      },
+    ];
+  }),
+  {
+    file: "cmd/esc/cli/setup_left_out.go",
+    what: "the left-out setup commands",
+    text: [
+      "package cli",
+      "",
+      "// What this build of the CLI leaves out (cloudcost-pulumi's scripts/pulumi-cli-trims.js).",
+      "",
+      'import (\n\t"fmt"\n\n\t"github.com/spf13/cobra"\n)',
+      "",
+      "// leftOutSetupCmd is `pulumi env setup CLOUD`, left out: hidden, and refused by name.",
+      "func leftOutSetupCmd(cloud string) *cobra.Command {",
+      "\treturn &cobra.Command{",
+      "\t\tUse:                cloud,",
+      "\t\tHidden:             true,",
+      "\t\tDisableFlagParsing: true,",
+      "\t\tRunE: func(*cobra.Command, []string) error {",
+      `\t\t\treturn fmt.Errorf(${leftOut("`pulumi env setup %s`")}, cloud)`,
+      "\t\t},",
+      "\t}",
+      "}",
+      "",
+    ].join("\n"),
+  },
+];
 
 /**
  * `pulumi api` (cmd/pulumi/cloud: a client of the Pulumi Cloud REST API, built at run time from its OpenAPI document with
@@ -133,8 +174,7 @@ const apiEdits = [
       '\t\tShort:  "Call the Pulumi Cloud REST API (left out of this build)",',
       "\t\tHidden: true,",
       "\t\tRunE: func(*cobra.Command, []string) error {",
-      '\t\t\treturn errors.New("`pulumi api` is left out of this build of the Pulumi CLI (cloudcost-pulumi\'s " +',
-      '\t\t\t\t"scripts/pulumi-cli-trims.js); use an official Pulumi CLI release")',
+      `\t\t\treturn errors.New(${leftOut("`pulumi api`")})`,
       "\t\t},",
       "\t}",
       "}",

@@ -1,8 +1,8 @@
 /**
  * The Pulumi CLI every engine suite runs (scripts/pulumi-cli.js) is the pinned release built from a copy of pkg/v3
  * without the cloud SDKs scripts/pulumi-cli-trims.js leaves out: state in s3://, gs:// and azblob:// is refused by
- * name (not taken for a Pulumi Cloud URL), the awskms://, gcpkms:// and azurekeyvault:// secrets providers find no
- * driver, `pulumi env setup` offers gcp only, and `pulumi api` says it is left out; what every stack here uses (file:// state; passphrase and
+ * name (not taken for a Pulumi Cloud URL), and so are the awskms://, gcpkms:// and azurekeyvault:// secrets
+ * providers, `pulumi env setup aws|azure` (hidden: the help offers gcp only) and `pulumi api`; what every stack here uses (file:// state; passphrase and
  * hashivault:// secrets, the latter in every other engine suite) works as before.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -35,10 +35,11 @@ it.each([
   ["awskms", "awskms://alias/cloudcost"],
   ["gcpkms", "gcpkms://projects/p/locations/global/keyRings/r/cryptoKeys/k"],
   ["azurekeyvault", "azurekeyvault://cloudcost.vault.azure.net/keys/k"],
-])("refuses the %s secrets provider: no driver is registered for it", async (scheme, url) => {
+])("refuses the %s secrets provider by name, saying it is left out of this build", async (scheme, url) => {
   const result = await ws.run(["stack", "init", `kms-${scheme}`, "--secrets-provider", url], project);
   expect(result.code).not.toBe(0);
-  expect(said(result)).toContain(`no driver registered for "${scheme}"`);
+  expect(said(result)).toContain(`the ${scheme}:// secrets provider is left out of this build of the Pulumi CLI`);
+  expect((await ws.must(["stack", "ls", "--json"], project)).stdout).not.toContain(`kms-${scheme}`);
 });
 
 it("keeps file:// state with passphrase secrets: a stack is created, holds a secret and lists", async () => {
@@ -49,10 +50,15 @@ it("keeps file:// state with passphrase secrets: a stack is created, holds a sec
   expect((await ws.must(["stack", "ls", "--json"], project)).stdout).toContain('"name": "kept"');
 });
 
-it("offers `pulumi env setup gcp` only: aws and azure are left out", async () => {
+it("offers `pulumi env setup gcp` only, and refuses aws and azure by name", async () => {
   const { stdout } = await ws.must(["env", "setup", "--help"], project);
   const commands = /Available Commands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1] ?? "";
   expect(commands.split("\n").map((line) => line.trim().split(/\s+/)[0])).toEqual(["gcp"]);
+  for (const cloud of ["aws", "azure"]) {
+    const result = await ws.run(["env", "setup", cloud], project);
+    expect(result.code).not.toBe(0);
+    expect(said(result)).toContain(`\`pulumi env setup ${cloud}\` is left out of this build of the Pulumi CLI`);
+  }
 });
 
 it("refuses `pulumi api` by name, saying it is left out of this build", async () => {
