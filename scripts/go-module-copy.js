@@ -1,8 +1,9 @@
 "use strict";
 /**
  * A copy of a Go module from Go's module cache, edited by exact text, for the pinned CLIs' builds (issue 39): the
- * Pulumi CLI and OpenTofu are built from copies that leave out the cloud SDKs of features no test, example or doc here
- * uses (scripts/pulumi-cli-trims.js, scripts/opentofu-trims.js), and the build's go.mod replaces the module by its copy.
+ * Pulumi CLI and OpenTofu are built from copies that leave out the libraries of features no test, example or doc here
+ * uses (cloud SDKs, an OpenAPI parser: scripts/pulumi-cli-trims.js, scripts/opentofu-trims.js), and the build's go.mod
+ * replaces the module by its copy.
  *
  * Each edit names the text it expects: a pattern must match exactly once and a file to delete must exist, so a release
  * whose files have another shape fails the build with the file and the edit to look at, never builds something else.
@@ -109,4 +110,4 @@ function writeTrimmedBuild(wrapperDir, trims, dest, dirOf) {
   return join(dest, "build.mod");
 }
 
-module.exports = { TrimError, applyEdits, editedModuleCopy, writeTrimmedBuild };
+module.exports = { TrimError, applyEdits, writeTrimmedBuild };
