@@ -34,7 +34,7 @@ const LEFT_OUT_BACKENDS = {
   s3: "backendS3",
 };
 
-/** Left out: the key provider's type in an `encryption` block → its package (and the name it is registered by). */
+/** Left out: key provider types of an `encryption` block, each also its package's name in internal/encryption/keyprovider. */
 const LEFT_OUT_KEY_PROVIDERS = ["aws_kms", "gcp_kms", "azure_vault", "openbao"];
 
 /** Left out: module source types (`s3::…`, `gcs::…`) → go-getter's type and file for each. */

@@ -20,7 +20,10 @@
 
 const PKG = "github.com/pulumi/pulumi/pkg/v3";
 
-/** The secrets providers' URL schemes whose keepers are left out. */
+/** The state backends' URL schemes whose drivers are left out → each driver's package in gocloud.dev/blob. */
+const LEFT_OUT_STATE = { s3: "s3blob", gs: "gcsblob", azblob: "azureblob" };
+
+/** The secrets providers' URL schemes whose keepers are left out (each keeper is gocloud.dev/secrets/<scheme>). */
 const LEFT_OUT_SECRETS = ["awskms", "gcpkms", "azurekeyvault"];
 
 /** A Go string literal: WHAT (a format with one %s, or a plain string) "is left out of this build …". */
@@ -47,7 +50,7 @@ const SETUP = "cmd/esc/cli/setup.go";
  * URL, and `pulumi login s3://…` asks for PULUMI_ACCESS_TOKEN).
  */
 const stateEdits = [
-  ...["gocloud.dev/blob/azureblob", "gocloud.dev/blob/gcsblob", "gocloud.dev/blob/s3blob", `${PKG}/authhelpers`].map((p) =>
+  ...[...Object.values(LEFT_OUT_STATE).map((driver) => `gocloud.dev/blob/${driver}`), `${PKG}/authhelpers`].map((p) =>
     dropImport(BACKEND, p),
   ),
   {
@@ -84,7 +87,9 @@ const stateEdits = [
       "package diy\n\n" +
       "// What this build of the CLI leaves out (cloudcost-pulumi's scripts/pulumi-cli-trims.js).\n\n" +
       "// leftOutSchemes are the state backends' URL schemes whose drivers are left out: refused by name.\n" +
-      'var leftOutSchemes = map[string]bool{"s3": true, "gs": true, "azblob": true}\n\n' +
+      `var leftOutSchemes = map[string]bool{${Object.keys(LEFT_OUT_STATE)
+        .map((scheme) => `${JSON.stringify(scheme)}: true`)
+        .join(", ")}}\n\n` +
       "// copyObjectInput stands in for the AWS SDK's s3.CopyObjectInput: no bucket's As fills it, so Copy never rewrites\n" +
       "// a copy source.\n" +
       "type copyObjectInput struct{ CopySource *string }\n",
@@ -93,13 +98,9 @@ const stateEdits = [
 
 /** Cloud KMS secrets providers: the keepers' imports, and the gcpkms:// case of openKeeper. */
 const secretsEdits = [
-  ...[
-    "gocloud.dev/secrets/awskms",
-    "gocloud.dev/secrets/azurekeyvault",
-    "gocloud.dev/secrets/gcpkms",
-    "google.golang.org/api/cloudkms/v1",
-    `${PKG}/authhelpers`,
-  ].map((p) => dropImport(SECRETS, p)),
+  ...[...LEFT_OUT_SECRETS.map((scheme) => `gocloud.dev/secrets/${scheme}`), "google.golang.org/api/cloudkms/v1", `${PKG}/authhelpers`].map(
+    (p) => dropImport(SECRETS, p),
+  ),
   {
     file: SECRETS,
     what: "the gcpkms:// case of openKeeper",

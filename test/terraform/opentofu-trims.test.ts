@@ -30,12 +30,13 @@ async function tofuIn(config: string, command: "init" | "plan"): Promise<{ code:
   folders.push(dir);
   writeFileSync(join(dir, "main.tf"), config);
   const env = { ...process.env, TF_IN_AUTOMATION: "1", TF_CLI_CONFIG_FILE: "/dev/null", CHECKPOINT_DISABLE: "1" };
+  // Whitespace collapsed: OpenTofu wraps its diagnostics at the terminal's width.
+  const said = (r: { stdout?: string; stderr?: string }) => `${r.stdout ?? ""}${r.stderr ?? ""}`.replace(/\s+/g, " ");
   try {
-    const { stdout, stderr } = await run(tofu, [command, "-no-color", "-input=false"], { cwd: dir, env, timeout: START_TIMEOUT_MS });
-    return { code: 0, output: stdout + stderr };
+    return { code: 0, output: said(await run(tofu, [command, "-no-color", "-input=false"], { cwd: dir, env, timeout: START_TIMEOUT_MS })) };
   } catch (err) {
-    const { code, stdout = "", stderr = "" } = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof code === "number" ? code : -1, output: (stdout + stderr).replace(/\s+/g, " ") };
+    const { code } = err as { code?: number };
+    return { code: typeof code === "number" ? code : -1, output: said(err as { stdout?: string; stderr?: string }) };
   }
 }
 
